@@ -1,0 +1,228 @@
+// The database implementation behind DB::Open.
+#ifndef STORAGE_LEVELDB_DB_DB_IMPL_H_
+#define STORAGE_LEVELDB_DB_DB_IMPL_H_
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <set>
+#include <string>
+
+#include "db/dbformat.h"
+#include "db/log_writer.h"
+#include "db/snapshot.h"
+#include "leveldb/db.h"
+#include "leveldb/env.h"
+#include "port/port.h"
+#include "port/thread_annotations.h"
+
+namespace leveldb {
+
+class MemTable;
+class TableCache;
+class Version;
+class VersionEdit;
+class VersionSet;
+
+class DBImpl : public DB {
+ public:
+  DBImpl(const Options& options, const std::string& dbname);
+
+  DBImpl(const DBImpl&) = delete;
+  DBImpl& operator=(const DBImpl&) = delete;
+
+  ~DBImpl() override;
+
+  // DB interface.
+  Status Put(const WriteOptions&, const Slice& key,
+             const Slice& value) override;
+  Status Delete(const WriteOptions&, const Slice& key) override;
+  Status Write(const WriteOptions& options, WriteBatch* updates) override;
+  Status Get(const ReadOptions& options, const Slice& key,
+             std::string* value) override;
+  Iterator* NewIterator(const ReadOptions&) override;
+  const Snapshot* GetSnapshot() override;
+  void ReleaseSnapshot(const Snapshot* snapshot) override;
+  bool GetProperty(const Slice& property, std::string* value) override;
+  void GetApproximateSizes(const Range* range, int n, uint64_t* sizes) override;
+  void CompactRange(const Slice* begin, const Slice* end) override;
+
+  // Test hooks.
+
+  // Compacts the files of `level` overlapping [*begin, *end] (null bounds
+  // are unbounded) into level + 1, and waits for it.
+  void TEST_CompactRange(int level, const Slice* begin, const Slice* end);
+
+  // Switches to a fresh memtable and waits until the old one is on disk.
+  Status TEST_CompactMemTable();
+
+  // An iterator over every internal entry (all versions, deletions). The
+  // caller deletes it.
+  Iterator* TEST_NewInternalIterator();
+
+  // See VersionSet::MaxNextLevelOverlappingBytes.
+  int64_t TEST_MaxNextLevelOverlappingBytes();
+
+  // Called by DB iterators for a sampled internal key (seek compaction).
+  void RecordReadSample(Slice key);
+
+ private:
+  friend class DB;
+  struct CompactionState;
+  struct ManualCompaction;
+  struct Writer;
+
+  // Work done by compactions whose output went to one level.
+  struct CompactionStats {
+    int64_t micros = 0;
+    int64_t bytes_read = 0;
+    int64_t bytes_written = 0;
+
+    void Add(const CompactionStats& other) {
+      micros += other.micros;
+      bytes_read += other.bytes_read;
+      bytes_written += other.bytes_written;
+    }
+  };
+
+  // A GetProperty handler for the text after "leveldb." + the handler's
+  // name; returns false if the property is unknown or malformed.
+  using PropertyHandler = bool (DBImpl::*)(const Slice& suffix,
+                                           std::string* value);
+  struct PropertyEntry {
+    const char* name;
+    bool takes_suffix;  // name is a prefix followed by an argument
+    PropertyHandler handler;
+  };
+  static const PropertyEntry kProperties[];
+
+  bool NumFilesAtLevelProperty(const Slice& suffix, std::string* value)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  bool StatsProperty(const Slice& suffix, std::string* value)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  bool SSTablesProperty(const Slice& suffix, std::string* value)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  bool MemoryUsageProperty(const Slice& suffix, std::string* value)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  Iterator* NewInternalIterator(const ReadOptions&,
+                                SequenceNumber* latest_snapshot,
+                                uint32_t* seed);
+
+  // Writes the initial MANIFEST and CURRENT of an empty database.
+  Status NewDB();
+
+  // Locks the directory, creates or checks the database and replays its
+  // logs. Edits to persist are added to *edit; *save_manifest is set when a
+  // new MANIFEST must be written.
+  Status Recover(VersionEdit* edit, bool* save_manifest)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // With paranoid_checks off, corruption found during recovery is logged
+  // and ignored.
+  void MaybeIgnoreError(Status* s) const;
+
+  // Deletes every file of the database directory that is no longer needed.
+  void RemoveObsoleteFiles() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // Flushes imm_ to a level-0 (or deeper) table.
+  void CompactMemTable() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  Status RecoverLogFile(uint64_t log_number, bool last_log, bool* save_manifest,
+                        VersionEdit* edit, SequenceNumber* max_sequence)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // Writes mem to a new table and records it in *edit. base, if not null,
+  // is used to pick a level deeper than 0.
+  Status WriteLevel0Table(MemTable* mem, VersionEdit* edit, Version* base)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // Makes sure mem_ can take another write (force: switch regardless).
+  Status MakeRoomForWrite(bool force) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // Moves mem_ to imm_ and starts a new memtable and log.
+  Status SwitchMemTable() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // Merges the batches of the writers at the front of the queue; sets
+  // *last_writer to the last one included.
+  WriteBatch* BuildBatchGroup(Writer** last_writer)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  void RecordBackgroundError(const Status& s) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  void MaybeScheduleCompaction() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  static void BGWork(void* db);
+  void BackgroundCall();
+  void BackgroundCompaction() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  void CleanupCompaction(CompactionState* compact)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  Status DoCompactionWork(CompactionState* compact)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  Status OpenCompactionOutputFile(CompactionState* compact)
+      LOCKS_EXCLUDED(mutex_);
+  Status FinishCompactionOutputFile(CompactionState* compact, Iterator* input);
+  Status InstallCompactionResults(CompactionState* compact)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  const Comparator* user_comparator() const {
+    return internal_comparator_.user_comparator();
+  }
+
+  // Constant after construction.
+  Env* const env_;
+  const InternalKeyComparator internal_comparator_;
+  const InternalFilterPolicy internal_filter_policy_;
+  const Options options_;  // options_.comparator == &internal_comparator_
+  const bool owns_info_log_;
+  const bool owns_cache_;
+  const std::string dbname_;
+
+  // Thread-safe; caches open tables.
+  TableCache* const table_cache_;
+
+  // Held for the life of the DB; set by Recover.
+  FileLock* db_lock_ GUARDED_BY(mutex_);
+
+  port::Mutex mutex_;
+  std::atomic<bool> shutting_down_;
+  port::CondVar background_work_finished_signal_ GUARDED_BY(mutex_);
+  MemTable* mem_ GUARDED_BY(mutex_);
+  MemTable* imm_ GUARDED_BY(mutex_);  // being flushed, or null
+  std::atomic<bool> has_imm_;         // imm_ != nullptr, readable unlocked
+  WritableFile* logfile_ GUARDED_BY(mutex_);
+  uint64_t logfile_number_ GUARDED_BY(mutex_);
+  log::Writer* log_ GUARDED_BY(mutex_);
+  uint32_t seed_ GUARDED_BY(mutex_);  // feeds iterator sampling
+
+  // Writers waiting their turn; the front one writes for the group.
+  std::deque<Writer*> writers_ GUARDED_BY(mutex_);
+  WriteBatch* tmp_batch_ GUARDED_BY(mutex_);
+
+  SnapshotList snapshots_ GUARDED_BY(mutex_);
+
+  // Tables being written; RemoveObsoleteFiles must not delete them.
+  std::set<uint64_t> pending_outputs_ GUARDED_BY(mutex_);
+
+  bool background_compaction_scheduled_ GUARDED_BY(mutex_);
+  ManualCompaction* manual_compaction_ GUARDED_BY(mutex_);
+
+  VersionSet* const versions_ GUARDED_BY(mutex_);
+
+  // Sticky: once set, writes and compactions stop.
+  Status bg_error_ GUARDED_BY(mutex_);
+
+  CompactionStats stats_[config::kNumLevels] GUARDED_BY(mutex_);
+};
+
+// The options the DB actually runs with: numeric fields clipped to sane
+// ranges, the comparator and filter policy wrapped for internal keys, and
+// an info log and block cache created when the caller gave none.
+Options SanitizeOptions(const std::string& db,
+                        const InternalKeyComparator* icmp,
+                        const InternalFilterPolicy* ipolicy,
+                        const Options& src);
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_DB_DB_IMPL_H_

@@ -1,0 +1,125 @@
+#include "db/table_cache.h"
+
+#include "db/filename.h"
+#include "leveldb/env.h"
+#include "leveldb/iterator.h"
+#include "util/coding.h"
+
+namespace leveldb {
+
+namespace {
+
+// What one cache entry owns: the open file and the Table reading it.
+struct OpenTable {
+  RandomAccessFile* file;
+  Table* table;
+};
+
+void DeleteOpenTable(const Slice& /*key*/, void* value) {
+  OpenTable* entry = static_cast<OpenTable*>(value);
+  delete entry->table;
+  delete entry->file;
+  delete entry;
+}
+
+// Iterator cleanup: gives the pinned cache entry back.
+void ReleaseCacheHandle(void* cache, void* handle) {
+  static_cast<Cache*>(cache)->Release(static_cast<Cache::Handle*>(handle));
+}
+
+// Cache keys are the file number as 8 little-endian bytes.
+struct FileNumberKey {
+  explicit FileNumberKey(uint64_t number) { StoreFixed64(bytes, number); }
+  Slice slice() const { return Slice(bytes, sizeof(bytes)); }
+  char bytes[8];
+};
+
+}  // namespace
+
+TableCache::TableCache(const std::string& dbname, const Options& options,
+                       int entries)
+    : env_(options.env),
+      dbname_(dbname),
+      options_(options),
+      cache_(NewLRUCache(entries)) {}
+
+TableCache::~TableCache() { delete cache_; }
+
+Status TableCache::FindTable(uint64_t file_number, uint64_t file_size,
+                             Cache::Handle** handle) {
+  FileNumberKey key(file_number);
+  *handle = cache_->Lookup(key.slice());
+  if (*handle != nullptr) {
+    return Status::OK();
+  }
+
+  RandomAccessFile* file = nullptr;
+  const std::string ldb_name = TableFileName(dbname_, file_number);
+  Status s = env_->NewRandomAccessFile(ldb_name, &file);
+  if (!s.ok()) {
+    // Tables written by old releases carry the .sst suffix.
+    Status sst = env_->NewRandomAccessFile(
+        SSTTableFileName(dbname_, file_number), &file);
+    if (sst.ok()) {
+      s = Status::OK();
+    } else if (s.IsNotFound()) {
+      // A table listed in the version but absent from disk is lost data; a
+      // NotFound here would read as "key absent" to a Get.
+      s = Status::Corruption("missing table file", ldb_name);
+    }
+  }
+  Table* table = nullptr;
+  if (s.ok()) {
+    s = Table::Open(options_, file, file_size, &table);
+  }
+  if (!s.ok()) {
+    // Not cached: a later attempt may succeed once the cause is gone.
+    delete table;
+    delete file;
+    return s;
+  }
+  OpenTable* entry = new OpenTable{file, table};
+  *handle = cache_->Insert(key.slice(), entry, 1, &DeleteOpenTable);
+  return Status::OK();
+}
+
+Iterator* TableCache::NewIterator(const ReadOptions& options,
+                                  uint64_t file_number, uint64_t file_size,
+                                  Table** tableptr) {
+  if (tableptr != nullptr) {
+    *tableptr = nullptr;
+  }
+  Cache::Handle* handle = nullptr;
+  Status s = FindTable(file_number, file_size, &handle);
+  if (!s.ok()) {
+    return NewErrorIterator(s);
+  }
+  Table* table = static_cast<OpenTable*>(cache_->Value(handle))->table;
+  Iterator* iter = table->NewIterator(options);
+  iter->RegisterCleanup(&ReleaseCacheHandle, cache_, handle);
+  if (tableptr != nullptr) {
+    *tableptr = table;
+  }
+  return iter;
+}
+
+Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
+                       uint64_t file_size, const Slice& k, void* arg,
+                       void (*handle_result)(void*, const Slice&,
+                                             const Slice&)) {
+  Cache::Handle* handle = nullptr;
+  Status s = FindTable(file_number, file_size, &handle);
+  if (!s.ok()) {
+    return s;
+  }
+  Table* table = static_cast<OpenTable*>(cache_->Value(handle))->table;
+  s = table->InternalGet(options, k, arg, handle_result);
+  cache_->Release(handle);
+  return s;
+}
+
+void TableCache::Evict(uint64_t file_number) {
+  cache_->Erase(FileNumberKey(file_number).slice());
+}
+
+}  // namespace leveldb

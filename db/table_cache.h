@@ -1,0 +1,58 @@
+// Keeps recently used tables open. Opening a table reads its footer, index
+// and filter, so reusing an open Table saves I/O on every probe.
+#ifndef STORAGE_LEVELDB_DB_TABLE_CACHE_H_
+#define STORAGE_LEVELDB_DB_TABLE_CACHE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "leveldb/cache.h"
+#include "leveldb/options.h"
+#include "leveldb/slice.h"
+#include "leveldb/status.h"
+#include "leveldb/table.h"
+
+namespace leveldb {
+
+class Env;
+class Iterator;
+
+class TableCache {
+ public:
+  // Holds at most `entries` open tables of database `dbname`.
+  TableCache(const std::string& dbname, const Options& options, int entries);
+  TableCache(const TableCache&) = delete;
+  TableCache& operator=(const TableCache&) = delete;
+  ~TableCache();
+
+  // An iterator over table `file_number` (of exactly file_size bytes). If
+  // tableptr is non-null, *tableptr is set to the Table behind the iterator
+  // (nullptr on error); it stays valid while the iterator lives and must
+  // not be deleted by the caller. Open errors come back as an error
+  // iterator.
+  Iterator* NewIterator(const ReadOptions& options, uint64_t file_number,
+                        uint64_t file_size, Table** tableptr = nullptr);
+
+  // Looks up internal key k in the table and calls
+  // handle_result(arg, found_key, found_value) for the entry found, if any.
+  Status Get(const ReadOptions& options, uint64_t file_number,
+             uint64_t file_size, const Slice& k, void* arg,
+             void (*handle_result)(void*, const Slice&, const Slice&));
+
+  // Drops the cached Table of file_number (used once the file is deleted).
+  void Evict(uint64_t file_number);
+
+ private:
+  // Finds or opens the table; on success *handle must later be released.
+  Status FindTable(uint64_t file_number, uint64_t file_size,
+                   Cache::Handle** handle);
+
+  Env* const env_;
+  const std::string dbname_;
+  const Options& options_;
+  Cache* cache_;
+};
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_DB_TABLE_CACHE_H_

@@ -1,0 +1,247 @@
+#include "db/version_edit.h"
+
+#include "util/coding.h"
+#include "util/logging.h"
+
+namespace leveldb {
+
+namespace {
+
+void AppendTag(std::string* dst, EditTag tag) {
+  AppendVarint32(dst, static_cast<uint32_t>(tag));
+}
+
+// Reads a level number and rejects levels the tree does not have.
+bool ConsumeLevel(Slice* input, int* level) {
+  uint32_t raw;
+  if (!ConsumeVarint32(input, &raw) || raw >= config::kNumLevels) {
+    return false;
+  }
+  *level = static_cast<int>(raw);
+  return true;
+}
+
+// Reads a length-prefixed internal key; it must hold at least a trailer.
+bool ConsumeInternalKey(Slice* input, InternalKey* key) {
+  Slice encoded;
+  if (!ConsumeLengthPrefixed(input, &encoded) || encoded.size() < 8) {
+    return false;
+  }
+  return key->DecodeFrom(encoded);
+}
+
+}  // namespace
+
+void VersionEdit::Clear() {
+  comparator_.clear();
+  log_number_ = 0;
+  prev_log_number_ = 0;
+  next_file_number_ = 0;
+  last_sequence_ = 0;
+  has_comparator_ = false;
+  has_log_number_ = false;
+  has_prev_log_number_ = false;
+  has_next_file_number_ = false;
+  has_last_sequence_ = false;
+  compact_pointers_.clear();
+  deleted_files_.clear();
+  new_files_.clear();
+}
+
+void VersionEdit::SetComparatorName(const Slice& name) {
+  has_comparator_ = true;
+  comparator_ = name.ToString();
+}
+
+void VersionEdit::SetLogNumber(uint64_t num) {
+  has_log_number_ = true;
+  log_number_ = num;
+}
+
+void VersionEdit::SetPrevLogNumber(uint64_t num) {
+  has_prev_log_number_ = true;
+  prev_log_number_ = num;
+}
+
+void VersionEdit::SetNextFile(uint64_t num) {
+  has_next_file_number_ = true;
+  next_file_number_ = num;
+}
+
+void VersionEdit::SetLastSequence(SequenceNumber seq) {
+  has_last_sequence_ = true;
+  last_sequence_ = seq;
+}
+
+void VersionEdit::SetCompactPointer(int level, const InternalKey& key) {
+  compact_pointers_.emplace_back(level, key);
+}
+
+void VersionEdit::AddFile(int level, uint64_t file, uint64_t file_size,
+                          const InternalKey& smallest,
+                          const InternalKey& largest) {
+  FileMetaData meta;
+  meta.number = file;
+  meta.file_size = file_size;
+  meta.smallest = smallest;
+  meta.largest = largest;
+  new_files_.emplace_back(level, meta);
+}
+
+void VersionEdit::RemoveFile(int level, uint64_t file) {
+  deleted_files_.emplace(level, file);
+}
+
+void VersionEdit::EncodeTo(std::string* dst) const {
+  if (has_comparator_) {
+    AppendTag(dst, EditTag::kComparator);
+    AppendLengthPrefixed(dst, comparator_);
+  }
+  if (has_log_number_) {
+    AppendTag(dst, EditTag::kLogNumber);
+    AppendVarint64(dst, log_number_);
+  }
+  if (has_prev_log_number_) {
+    AppendTag(dst, EditTag::kPrevLogNumber);
+    AppendVarint64(dst, prev_log_number_);
+  }
+  if (has_next_file_number_) {
+    AppendTag(dst, EditTag::kNextFileNumber);
+    AppendVarint64(dst, next_file_number_);
+  }
+  if (has_last_sequence_) {
+    AppendTag(dst, EditTag::kLastSequence);
+    AppendVarint64(dst, last_sequence_);
+  }
+  for (const auto& [level, key] : compact_pointers_) {
+    AppendTag(dst, EditTag::kCompactPointer);
+    AppendVarint32(dst, static_cast<uint32_t>(level));
+    AppendLengthPrefixed(dst, key.Encode());
+  }
+  for (const auto& [level, number] : deleted_files_) {
+    AppendTag(dst, EditTag::kDeletedFile);
+    AppendVarint32(dst, static_cast<uint32_t>(level));
+    AppendVarint64(dst, number);
+  }
+  for (const auto& [level, f] : new_files_) {
+    AppendTag(dst, EditTag::kNewFile);
+    AppendVarint32(dst, static_cast<uint32_t>(level));
+    AppendVarint64(dst, f.number);
+    AppendVarint64(dst, f.file_size);
+    AppendLengthPrefixed(dst, f.smallest.Encode());
+    AppendLengthPrefixed(dst, f.largest.Encode());
+  }
+}
+
+const char* VersionEdit::DecodeRecord(uint32_t tag, Slice* input) {
+  int level = 0;
+  uint64_t number = 0;
+  switch (static_cast<EditTag>(tag)) {
+    case EditTag::kComparator: {
+      Slice name;
+      if (!ConsumeLengthPrefixed(input, &name)) return "comparator name";
+      SetComparatorName(name);
+      return nullptr;
+    }
+    case EditTag::kLogNumber:
+      if (!ConsumeVarint64(input, &number)) return "log number";
+      SetLogNumber(number);
+      return nullptr;
+    case EditTag::kPrevLogNumber:
+      if (!ConsumeVarint64(input, &number)) return "previous log number";
+      SetPrevLogNumber(number);
+      return nullptr;
+    case EditTag::kNextFileNumber:
+      if (!ConsumeVarint64(input, &number)) return "next file number";
+      SetNextFile(number);
+      return nullptr;
+    case EditTag::kLastSequence:
+      if (!ConsumeVarint64(input, &number)) return "last sequence number";
+      SetLastSequence(number);
+      return nullptr;
+    case EditTag::kCompactPointer: {
+      InternalKey key;
+      if (!ConsumeLevel(input, &level) || !ConsumeInternalKey(input, &key)) {
+        return "compaction pointer";
+      }
+      SetCompactPointer(level, key);
+      return nullptr;
+    }
+    case EditTag::kDeletedFile:
+      if (!ConsumeLevel(input, &level) || !ConsumeVarint64(input, &number)) {
+        return "deleted file";
+      }
+      RemoveFile(level, number);
+      return nullptr;
+    case EditTag::kNewFile: {
+      FileMetaData f;
+      if (!ConsumeLevel(input, &level) || !ConsumeVarint64(input, &f.number) ||
+          !ConsumeVarint64(input, &f.file_size) ||
+          !ConsumeInternalKey(input, &f.smallest) ||
+          !ConsumeInternalKey(input, &f.largest)) {
+        return "new-file entry";
+      }
+      new_files_.emplace_back(level, f);
+      return nullptr;
+    }
+  }
+  return "unknown tag";
+}
+
+Status VersionEdit::DecodeFrom(const Slice& src) {
+  Clear();
+  Slice input = src;
+  while (!input.empty()) {
+    uint32_t tag;
+    const char* problem = ConsumeVarint32(&input, &tag)
+                              ? DecodeRecord(tag, &input)
+                              : "truncated tag";
+    if (problem != nullptr) {
+      return Status::Corruption("VersionEdit", problem);
+    }
+  }
+  return Status::OK();
+}
+
+std::string VersionEdit::DebugString() const {
+  std::string out = "VersionEdit {";
+  auto add_number = [&out](const char* label, uint64_t v) {
+    out.append("\n  ");
+    out.append(label);
+    out.append(": ");
+    AppendDecimal(&out, v);
+  };
+  if (has_comparator_) {
+    out.append("\n  Comparator: ");
+    out.append(comparator_);
+  }
+  if (has_log_number_) add_number("LogNumber", log_number_);
+  if (has_prev_log_number_) add_number("PrevLogNumber", prev_log_number_);
+  if (has_next_file_number_) add_number("NextFile", next_file_number_);
+  if (has_last_sequence_) add_number("LastSeq", last_sequence_);
+  for (const auto& [level, key] : compact_pointers_) {
+    add_number("CompactPointer", level);
+    out.append(" ");
+    out.append(key.DebugString());
+  }
+  for (const auto& [level, number] : deleted_files_) {
+    add_number("RemoveFile", level);
+    out.append(" ");
+    AppendDecimal(&out, number);
+  }
+  for (const auto& [level, f] : new_files_) {
+    add_number("AddFile", level);
+    out.append(" ");
+    AppendDecimal(&out, f.number);
+    out.append(" ");
+    AppendDecimal(&out, f.file_size);
+    out.append(" ");
+    out.append(f.smallest.DebugString());
+    out.append(" .. ");
+    out.append(f.largest.DebugString());
+  }
+  out.append("\n}\n");
+  return out;
+}
+
+}  // namespace leveldb

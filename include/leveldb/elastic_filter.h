@@ -1,0 +1,98 @@
+// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
+// Use of this source code is governed by a BSD-style license that can be
+// found in the LICENSE file.
+//
+// ElasticBF: elastic Bloom filters for point lookups.
+//
+// Instead of one filter per table, every table is cut into segments (runs of
+// consecutive data blocks) and every segment gets a filter group: several
+// small, independent Bloom filters ("filter units") stored on disk. Only as
+// many units per segment as that segment's hotness deserves are kept in
+// memory, and the split is adjusted at run time under a fixed memory budget,
+// so hot regions get a low false-positive rate and cold regions cost little.
+//
+// Switch it on by choosing the policy:
+//
+//   leveldb::ElasticFilterOptions eo;
+//   options.filter_policy = leveldb::NewElasticFilterPolicy(eo);
+//
+// Tables written this way remain valid LevelDB tables: stock LevelDB opens
+// them and simply uses no filter.
+
+#ifndef STORAGE_LEVELDB_INCLUDE_ELASTIC_FILTER_H_
+#define STORAGE_LEVELDB_INCLUDE_ELASTIC_FILTER_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "leveldb/export.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/status.h"
+
+namespace leveldb {
+
+struct LEVELDB_EXPORT ElasticFilterOptions {
+  // Bits per key of each filter unit, in [1, 32]. Default 4 (a unit alone
+  // then rejects about 85% of absent keys). Smaller units let memory follow
+  // hotness more finely but need more units, hence more loads, for the same
+  // false-positive rate. Fixed when a table is written.
+  int bits_per_unit = 4;
+
+  // Units in each segment's filter group, in [1, 16]. Default 6, so a fully
+  // loaded segment has 6 * 4 = 24 bits per key (false-positive rate about
+  // 1e-5). More units raise the best reachable rate and the disk space of
+  // filters (bits_per_unit * units_per_segment bits per key on disk). Fixed
+  // when a table is written.
+  int units_per_segment = 6;
+
+  // Data bytes per segment; 0 (the default) picks the segment size so that
+  // one unit fills about one 4 KiB page (4096 * 8 / bits_per_unit keys).
+  // Otherwise at least 1024. Smaller segments track hotness more precisely
+  // but cost more bookkeeping memory and smaller, less efficient unit reads.
+  size_t segment_bytes = 0;
+
+  // Memory budget for loaded units, in bits per live key; >= 0 and finite.
+  // Default 4: the same average memory as a 4-bits-per-key filter on every
+  // table, distributed by hotness. Ignored when memory_budget_bytes is set.
+  double memory_bits_per_key = 4;
+
+  // Fixed memory budget for loaded units, in bytes. 0 (the default) derives
+  // the budget from memory_bits_per_key and the number of live keys.
+  size_t memory_budget_bytes = 0;
+
+  // Number of Gets after which a segment that was not accessed counts as
+  // expired (cold) and may give its units to hotter segments. 0 (the
+  // default) picks it automatically, of the order of the number of
+  // segments. Shorter lifetimes adapt faster but may evict units of
+  // segments that are only briefly idle.
+  uint64_t lifetime = 0;
+
+  // Units loaded when a table is opened and its segments have no recorded
+  // hotness, in [0, units_per_segment]. Default 1. 0 means new tables start
+  // with no filter in memory until they are accessed.
+  int initial_units = 1;
+
+  // When true (the default), segments written by a compaction start with the
+  // mean hotness of the input segments whose key ranges overlap them, so hot
+  // data keeps its filters across compactions. When false they start cold.
+  bool inherit_hotness = true;
+};
+
+// Returns InvalidArgument, naming the offending field and its value, unless:
+// bits_per_unit is in [1, 32], units_per_segment is in [1, 16],
+// initial_units is in [0, units_per_segment], memory_bits_per_key is finite
+// and >= 0, and segment_bytes is 0 or >= 1024. DB::Open applies these checks
+// to the policy's options.
+LEVELDB_EXPORT Status
+ValidateElasticFilterOptions(const ElasticFilterOptions& options);
+
+// Returns a filter policy that enables ElasticBF with the given options. The
+// options are copied; invalid ones are reported by DB::Open (see
+// ValidateElasticFilterOptions), never by a crash. The caller owns the
+// result and must delete it after every database using it has been closed.
+LEVELDB_EXPORT const FilterPolicy* NewElasticFilterPolicy(
+    const ElasticFilterOptions& options);
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_INCLUDE_ELASTIC_FILTER_H_

@@ -1,0 +1,289 @@
+#include "leveldb/table.h"
+
+#include <string>
+
+#include "leveldb/cache.h"
+#include "leveldb/comparator.h"
+#include "leveldb/env.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/options.h"
+#include "table/block.h"
+#include "table/filter_block.h"
+#include "table/format.h"
+#include "table/two_level_iterator.h"
+#include "util/coding.h"
+
+namespace leveldb {
+
+struct Table::Rep {
+  ~Rep() {
+    delete filter;
+    delete[] filter_data;
+    delete index_block;
+  }
+
+  Options options;
+  RandomAccessFile* file = nullptr;
+  uint64_t file_size = 0;
+  uint64_t cache_id = 0;
+  FilterBlockReader* filter = nullptr;
+  const char* filter_data = nullptr;  // owned copy of the filter, if any
+  BlockHandle metaindex_handle;       // for ApproximateOffsetOf
+  Block* index_block = nullptr;
+};
+
+namespace {
+
+// Blocks named by the footer or the metaindex are read once per open, so
+// they are always checksummed: a damaged index or filter could otherwise
+// hide keys that are present.
+ReadOptions MetadataReadOptions() {
+  ReadOptions read_options;
+  read_options.verify_checksums = true;
+  return read_options;
+}
+
+// True if the block and its trailer lie inside the first file_size bytes.
+bool HandleFits(const BlockHandle& handle, uint64_t file_size) {
+  return handle.offset() <= file_size &&
+         handle.size() <= file_size - handle.offset() &&
+         kBlockTrailerSize <= file_size - handle.offset() - handle.size();
+}
+
+Status ReadBlockChecked(RandomAccessFile* file, uint64_t file_size,
+                        const ReadOptions& options, const BlockHandle& handle,
+                        BlockContents* contents) {
+  if (!HandleFits(handle, file_size)) {
+    return Status::Corruption("block handle points past the end of the table");
+  }
+  return ReadBlock(file, options, handle, contents);
+}
+
+void DeleteBlock(void* arg, void*) { delete reinterpret_cast<Block*>(arg); }
+
+void DeleteCachedBlock(const Slice&, void* value) {
+  delete reinterpret_cast<Block*>(value);
+}
+
+void ReleaseCachedBlock(void* cache, void* handle) {
+  reinterpret_cast<Cache*>(cache)->Release(
+      reinterpret_cast<Cache::Handle*>(handle));
+}
+
+// A data block ready for reading. Either the caller owns `block` (when
+// cache_handle is null) or it must release cache_handle.
+struct LoadedBlock {
+  Block* block = nullptr;
+  Cache::Handle* cache_handle = nullptr;
+};
+
+}  // namespace
+
+Status Table::Open(const Options& options, RandomAccessFile* file,
+                   uint64_t size, Table** table) {
+  *table = nullptr;
+  if (size < Footer::kEncodedLength) {
+    return Status::Corruption("file is too short to be an sstable");
+  }
+
+  char footer_space[Footer::kEncodedLength];
+  Slice footer_input;
+  Status s = file->Read(size - Footer::kEncodedLength, Footer::kEncodedLength,
+                        &footer_input, footer_space);
+  if (!s.ok()) return s;
+  if (footer_input.size() != Footer::kEncodedLength) {
+    return Status::Corruption("truncated sstable footer read");
+  }
+  Footer footer;
+  s = footer.DecodeFrom(&footer_input);
+  if (!s.ok()) return s;
+
+  BlockContents index_contents;
+  s = ReadBlockChecked(file, size, MetadataReadOptions(), footer.index_handle(),
+                       &index_contents);
+  if (!s.ok()) return s;
+  Block* index_block = new Block(index_contents);
+  if (!index_block->ok()) {
+    delete index_block;
+    return Status::Corruption("bad sstable index block");
+  }
+
+  Rep* rep = new Table::Rep;
+  rep->options = options;
+  rep->file = file;
+  rep->file_size = size;
+  rep->metaindex_handle = footer.metaindex_handle();
+  rep->index_block = index_block;
+  rep->cache_id =
+      (options.block_cache != nullptr) ? options.block_cache->NewId() : 0;
+  *table = new Table(rep);
+  (*table)->ReadMeta(footer);
+  return Status::OK();
+}
+
+void Table::ReadMeta(const Footer& footer) {
+  // Without a policy there is nothing to look for. Problems with the
+  // metaindex only cost the filter, never the table.
+  const FilterPolicy* policy = rep_->options.filter_policy;
+  if (policy == nullptr) return;
+
+  BlockContents contents;
+  if (!ReadBlockChecked(rep_->file, rep_->file_size, MetadataReadOptions(),
+                        footer.metaindex_handle(), &contents)
+           .ok()) {
+    return;
+  }
+  Block metaindex(contents);
+  BlockIterator iter(BytewiseComparator(), &metaindex);
+  std::string filter_key = "filter.";
+  filter_key.append(policy->Name());
+  iter.Seek(Slice(filter_key));
+  if (iter.Valid() && iter.key() == Slice(filter_key)) ReadFilter(iter.value());
+}
+
+void Table::ReadFilter(const Slice& filter_handle_value) {
+  Slice input = filter_handle_value;
+  BlockHandle handle;
+  if (!handle.DecodeFrom(&input).ok()) return;
+
+  BlockContents contents;
+  if (!ReadBlockChecked(rep_->file, rep_->file_size, MetadataReadOptions(),
+                        handle, &contents)
+           .ok()) {
+    return;
+  }
+  if (contents.heap_allocated) rep_->filter_data = contents.data.data();
+  rep_->filter =
+      new FilterBlockReader(rep_->options.filter_policy, contents.data);
+}
+
+Table::~Table() { delete rep_; }
+
+namespace {
+
+// Reads the data block named by an encoded handle, going through the block
+// cache when there is one.
+Status LoadDataBlock(const Options& table_options, RandomAccessFile* file,
+                     uint64_t file_size, uint64_t cache_id,
+                     const ReadOptions& options, const Slice& handle_value,
+                     LoadedBlock* loaded) {
+  Slice input = handle_value;
+  BlockHandle handle;
+  Status s = handle.DecodeFrom(&input);
+  if (!s.ok()) return s;
+
+  Cache* cache = table_options.block_cache;
+  BlockContents contents;
+  if (cache == nullptr) {
+    s = ReadBlockChecked(file, file_size, options, handle, &contents);
+    if (s.ok()) loaded->block = new Block(contents);
+    return s;
+  }
+
+  // Keys are unique per open table (cache_id) and block (offset).
+  char key_bytes[16];
+  StoreFixed64(key_bytes, cache_id);
+  StoreFixed64(key_bytes + 8, handle.offset());
+  const Slice key(key_bytes, sizeof(key_bytes));
+  loaded->cache_handle = cache->Lookup(key);
+  if (loaded->cache_handle != nullptr) {
+    loaded->block =
+        reinterpret_cast<Block*>(cache->Value(loaded->cache_handle));
+    return s;
+  }
+  s = ReadBlockChecked(file, file_size, options, handle, &contents);
+  if (!s.ok()) return s;
+  loaded->block = new Block(contents);
+  if (contents.cachable && options.fill_cache) {
+    loaded->cache_handle = cache->Insert(
+        key, loaded->block, loaded->block->size(), &DeleteCachedBlock);
+  }
+  return s;
+}
+
+void ReleaseLoadedBlock(Cache* cache, const LoadedBlock& loaded) {
+  if (loaded.cache_handle != nullptr) {
+    cache->Release(loaded.cache_handle);
+  } else {
+    delete loaded.block;
+  }
+}
+
+}  // namespace
+
+Iterator* Table::BlockReader(void* arg, const ReadOptions& options,
+                             const Slice& index_value) {
+  const Table* table = reinterpret_cast<const Table*>(arg);
+  const Rep* rep = table->rep_;
+  LoadedBlock loaded;
+  Status s = LoadDataBlock(rep->options, rep->file, rep->file_size,
+                           rep->cache_id, options, index_value, &loaded);
+  if (!s.ok()) return NewErrorIterator(s);
+
+  Iterator* iter = loaded.block->NewIterator(rep->options.comparator);
+  if (loaded.cache_handle == nullptr) {
+    iter->RegisterCleanup(&DeleteBlock, loaded.block, nullptr);
+  } else {
+    iter->RegisterCleanup(&ReleaseCachedBlock, rep->options.block_cache,
+                          loaded.cache_handle);
+  }
+  return iter;
+}
+
+Iterator* Table::NewIterator(const ReadOptions& options) const {
+  return NewTwoLevelIterator(
+      rep_->index_block->NewIterator(rep_->options.comparator),
+      &Table::BlockReader, const_cast<Table*>(this), options);
+}
+
+Status Table::InternalGet(const ReadOptions& options, const Slice& key,
+                          void* arg,
+                          void (*handle_result)(void*, const Slice&,
+                                                const Slice&)) {
+  const Rep* rep = rep_;
+  // Both iterators live on the stack: a lookup allocates only what reading
+  // the data block itself needs.
+  BlockIterator index_iter(rep->options.comparator, rep->index_block);
+  index_iter.Seek(key);
+  if (!index_iter.Valid()) return index_iter.status();
+
+  const Slice handle_value = index_iter.value();
+  if (rep->filter != nullptr) {
+    Slice input = handle_value;
+    BlockHandle handle;
+    if (handle.DecodeFrom(&input).ok() &&
+        !rep->filter->KeyMayMatch(handle.offset(), key)) {
+      return Status::OK();  // the filter proves the key absent
+    }
+  }
+
+  LoadedBlock loaded;
+  Status s = LoadDataBlock(rep->options, rep->file, rep->file_size,
+                           rep->cache_id, options, handle_value, &loaded);
+  if (!s.ok()) return s;
+  {
+    BlockIterator block_iter(rep->options.comparator, loaded.block);
+    block_iter.Seek(key);
+    if (block_iter.Valid()) {
+      (*handle_result)(arg, block_iter.key(), block_iter.value());
+    }
+    s = block_iter.status();
+  }
+  ReleaseLoadedBlock(rep->options.block_cache, loaded);
+  return s;
+}
+
+uint64_t Table::ApproximateOffsetOf(const Slice& key) const {
+  BlockIterator index_iter(rep_->options.comparator, rep_->index_block);
+  index_iter.Seek(key);
+  if (index_iter.Valid()) {
+    Slice input = index_iter.value();
+    BlockHandle handle;
+    if (handle.DecodeFrom(&input).ok()) return handle.offset();
+  }
+  // Past the last key (or an unreadable index entry): the data ends where
+  // the metaindex begins.
+  return rep_->metaindex_handle.offset();
+}
+
+}  // namespace leveldb

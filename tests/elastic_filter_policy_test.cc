@@ -1,0 +1,237 @@
+// ElasticFilterOptions validation, the policy's accessors and segment rule,
+// its standard-policy fallback, and AsElasticPolicy.
+#include "util/elastic_filter_policy.h"
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "gtest/gtest.h"
+#include "leveldb/elastic_filter.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/slice.h"
+#include "leveldb/status.h"
+
+namespace leveldb {
+namespace {
+
+// Expects InvalidArgument whose message names the field and the value.
+void ExpectRejected(const ElasticFilterOptions& options, const char* field,
+                    const std::string& value) {
+  const Status s = ValidateElasticFilterOptions(options);
+  ASSERT_TRUE(s.IsInvalidArgument())
+      << field << "=" << value << ": " << s.ToString();
+  const std::string message = s.ToString();
+  EXPECT_NE(std::string::npos, message.find(field)) << message;
+  EXPECT_NE(std::string::npos, message.find(value)) << message;
+}
+
+void ExpectAccepted(const ElasticFilterOptions& options) {
+  const Status s = ValidateElasticFilterOptions(options);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+}
+
+TEST(ElasticFilterOptionsTest, Defaults) {
+  const ElasticFilterOptions o;
+  EXPECT_EQ(4, o.bits_per_unit);
+  EXPECT_EQ(6, o.units_per_segment);
+  EXPECT_EQ(0u, o.segment_bytes);
+  EXPECT_EQ(4.0, o.memory_bits_per_key);
+  EXPECT_EQ(0u, o.memory_budget_bytes);
+  EXPECT_EQ(0u, o.lifetime);
+  EXPECT_EQ(1, o.initial_units);
+  EXPECT_TRUE(o.inherit_hotness);
+  ExpectAccepted(o);
+}
+
+TEST(ElasticFilterOptionsTest, BitsPerUnit) {
+  ElasticFilterOptions o;
+  for (int v : {1, 2, 31, 32}) {
+    o.bits_per_unit = v;
+    ExpectAccepted(o);
+  }
+  for (int v : {0, -1, 33, 1000}) {
+    o.bits_per_unit = v;
+    ExpectRejected(o, "bits_per_unit", std::to_string(v));
+  }
+}
+
+TEST(ElasticFilterOptionsTest, UnitsPerSegment) {
+  ElasticFilterOptions o;
+  o.initial_units = 0;
+  for (int v : {1, 2, 15, 16}) {
+    o.units_per_segment = v;
+    ExpectAccepted(o);
+  }
+  for (int v : {0, -3, 17, 64}) {
+    o.units_per_segment = v;
+    ExpectRejected(o, "units_per_segment", std::to_string(v));
+  }
+}
+
+TEST(ElasticFilterOptionsTest, InitialUnits) {
+  ElasticFilterOptions o;
+  o.units_per_segment = 6;
+  for (int v : {0, 1, 5, 6}) {
+    o.initial_units = v;
+    ExpectAccepted(o);
+  }
+  for (int v : {-1, 7, 100}) {
+    o.initial_units = v;
+    ExpectRejected(o, "initial_units", std::to_string(v));
+  }
+  // The upper bound follows units_per_segment.
+  o.units_per_segment = 16;
+  o.initial_units = 16;
+  ExpectAccepted(o);
+  o.units_per_segment = 1;
+  o.initial_units = 2;
+  ExpectRejected(o, "initial_units", "2");
+}
+
+TEST(ElasticFilterOptionsTest, MemoryBitsPerKey) {
+  ElasticFilterOptions o;
+  for (double v : {0.0, 0.5, 4.0, 1e6}) {
+    o.memory_bits_per_key = v;
+    ExpectAccepted(o);
+  }
+  o.memory_bits_per_key = -0.5;
+  ExpectRejected(o, "memory_bits_per_key", "-0.5");
+  o.memory_bits_per_key = std::numeric_limits<double>::infinity();
+  ExpectRejected(o, "memory_bits_per_key", "inf");
+  o.memory_bits_per_key = -std::numeric_limits<double>::infinity();
+  ExpectRejected(o, "memory_bits_per_key", "inf");
+  o.memory_bits_per_key = std::numeric_limits<double>::quiet_NaN();
+  ExpectRejected(o, "memory_bits_per_key", "nan");
+}
+
+TEST(ElasticFilterOptionsTest, SegmentBytes) {
+  ElasticFilterOptions o;
+  for (size_t v : {size_t{0}, size_t{1024}, size_t{1025}, size_t{4} << 20}) {
+    o.segment_bytes = v;
+    ExpectAccepted(o);
+  }
+  for (size_t v : {size_t{1}, size_t{512}, size_t{1023}}) {
+    o.segment_bytes = v;
+    ExpectRejected(o, "segment_bytes", std::to_string(v));
+  }
+}
+
+TEST(ElasticFilterOptionsTest, UncheckedFieldsAcceptAnyValue) {
+  ElasticFilterOptions o;
+  o.memory_budget_bytes = std::numeric_limits<size_t>::max();
+  o.lifetime = std::numeric_limits<uint64_t>::max();
+  o.inherit_hotness = false;
+  ExpectAccepted(o);
+}
+
+TEST(ElasticFilterPolicyTest, NameAndOptions) {
+  ElasticFilterOptions o;
+  o.bits_per_unit = 5;
+  o.units_per_segment = 3;
+  o.lifetime = 777;
+  std::unique_ptr<const FilterPolicy> policy(NewElasticFilterPolicy(o));
+  EXPECT_STREQ("leveldb.ElasticBF", policy->Name());
+  const ElasticFilterPolicy* elastic = AsElasticPolicy(policy.get(), nullptr);
+  ASSERT_NE(nullptr, elastic);
+  EXPECT_EQ(5, elastic->options().bits_per_unit);
+  EXPECT_EQ(3, elastic->options().units_per_segment);
+  EXPECT_EQ(777u, elastic->options().lifetime);
+}
+
+TEST(ElasticFilterPolicyTest, KeysPerSegment) {
+  ElasticFilterOptions o;
+  // One unit of one 4 KiB page: 32768 bits / bits_per_unit.
+  const std::vector<std::pair<int, int>> cases = {
+      {1, 32768}, {4, 8192}, {5, 6553}, {8, 4096}, {32, 1024}};
+  for (const auto& c : cases) {
+    o.bits_per_unit = c.first;
+    ElasticFilterPolicy policy(o);
+    EXPECT_EQ(c.second, policy.keys_per_segment()) << c.first;
+    EXPECT_FALSE(policy.SegmentComplete(c.second - 1, 1u << 30));
+    EXPECT_TRUE(policy.SegmentComplete(c.second, 0));
+  }
+  // Out-of-range widths never divide by zero.
+  o.bits_per_unit = 0;
+  EXPECT_EQ(32768, ElasticFilterPolicy(o).keys_per_segment());
+  o.bits_per_unit = -7;
+  EXPECT_EQ(32768, ElasticFilterPolicy(o).keys_per_segment());
+  o.bits_per_unit = 1000;
+  EXPECT_EQ(1024, ElasticFilterPolicy(o).keys_per_segment());
+  // With segment_bytes set, segments are cut by data bytes.
+  o.bits_per_unit = 4;
+  o.segment_bytes = 64 << 10;
+  ElasticFilterPolicy by_bytes(o);
+  EXPECT_EQ(0, by_bytes.keys_per_segment());
+  EXPECT_FALSE(by_bytes.SegmentComplete(1000000, (64 << 10) - 1));
+  EXPECT_TRUE(by_bytes.SegmentComplete(1, 64 << 10));
+}
+
+TEST(ElasticFilterPolicyTest, StandardPolicyFallback) {
+  // Used as an ordinary policy, it builds and probes one unit over the keys.
+  ElasticFilterOptions o;
+  o.bits_per_unit = 10;
+  ElasticFilterPolicy policy(o);
+  std::vector<std::string> storage;
+  for (int i = 0; i < 2000; ++i) storage.push_back("key" + std::to_string(i));
+  std::vector<Slice> keys(storage.begin(), storage.end());
+  std::string filter = "keep";
+  policy.CreateFilter(keys.data(), static_cast<int>(keys.size()), &filter);
+  ASSERT_EQ("keep", filter.substr(0, 4));
+  const Slice built(filter.data() + 4, filter.size() - 4);
+  for (const Slice& key : keys) ASSERT_TRUE(policy.KeyMayMatch(key, built));
+  int positives = 0;
+  for (int i = 0; i < 10000; ++i) {
+    positives += policy.KeyMayMatch("absent" + std::to_string(i), built);
+  }
+  // 10 bits per key, 7 probes: theory 0.8%; allow up to 2%.
+  EXPECT_LT(positives, 200);
+  // An empty filter rejects, a garbage one never does.
+  std::string empty;
+  policy.CreateFilter(nullptr, 0, &empty);
+  EXPECT_FALSE(policy.KeyMayMatch("anything", empty));
+  EXPECT_TRUE(policy.KeyMayMatch("anything", "garbage"));
+  // Invalid options must not break it either.
+  o.bits_per_unit = 0;
+  ElasticFilterPolicy degenerate(o);
+  std::string f;
+  degenerate.CreateFilter(keys.data(), static_cast<int>(keys.size()), &f);
+  for (const Slice& key : keys) ASSERT_TRUE(degenerate.KeyMayMatch(key, f));
+}
+
+TEST(ElasticFilterPolicyTest, AsElasticPolicyDirectAndWrapped) {
+  std::unique_ptr<const FilterPolicy> elastic(
+      NewElasticFilterPolicy(ElasticFilterOptions()));
+  std::unique_ptr<const FilterPolicy> bloom(NewBloomFilterPolicy(10));
+
+  bool strips = true;
+  EXPECT_EQ(elastic.get(), AsElasticPolicy(elastic.get(), &strips));
+  EXPECT_FALSE(strips);
+
+  InternalFilterPolicy wrapped(elastic.get());
+  strips = false;
+  EXPECT_EQ(elastic.get(), AsElasticPolicy(&wrapped, &strips));
+  EXPECT_TRUE(strips);
+  EXPECT_EQ(elastic.get(), AsElasticPolicy(&wrapped, nullptr));
+
+  strips = true;
+  EXPECT_EQ(nullptr, AsElasticPolicy(bloom.get(), &strips));
+  EXPECT_FALSE(strips);
+
+  InternalFilterPolicy wrapped_bloom(bloom.get());
+  strips = true;
+  EXPECT_EQ(nullptr, AsElasticPolicy(&wrapped_bloom, &strips));
+  EXPECT_FALSE(strips);
+
+  InternalFilterPolicy wrapped_null(nullptr);
+  EXPECT_EQ(nullptr, AsElasticPolicy(&wrapped_null, &strips));
+  strips = true;
+  EXPECT_EQ(nullptr, AsElasticPolicy(nullptr, &strips));
+  EXPECT_FALSE(strips);
+}
+
+}  // namespace
+}  // namespace leveldb

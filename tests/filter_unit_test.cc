@@ -1,0 +1,355 @@
+// Filter units: encoding, no false negatives, robustness against malformed
+// units, and separability (k units of b bits per key reject absent keys as
+// well as theory says and as one filter of k*b bits per key).
+#include "table/filter_unit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/test_util.h"
+#include "util/coding.h"
+#include "util/hash64.h"
+#include "util/random.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define FILTER_UNIT_TEST_SLOW_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define FILTER_UNIT_TEST_SLOW_BUILD 1
+#endif
+#endif
+#if !defined(FILTER_UNIT_TEST_SLOW_BUILD) && !defined(NDEBUG)
+#define FILTER_UNIT_TEST_SLOW_BUILD 1
+#endif
+
+namespace leveldb {
+namespace {
+
+// 16-byte keys as in the evaluation: an 8-byte tag, then a counter. Present
+// and absent keys use different tags, so they never coincide.
+constexpr uint64_t kPresentTag = 0x70726573656e7431ull;
+constexpr uint64_t kAbsentTag = 0x616273656e743232ull;
+
+uint64_t KeyHashOf(uint64_t tag, uint64_t i) {
+  char key[16];
+  StoreFixed64(key, tag);
+  StoreFixed64(key + 8, i);
+  return KeyHash64(key, sizeof(key));
+}
+
+std::vector<uint64_t> KeyHashes(uint64_t tag, size_t n) {
+  std::vector<uint64_t> hashes(n);
+  for (size_t i = 0; i < n; ++i) hashes[i] = KeyHashOf(tag, i);
+  return hashes;
+}
+
+std::string Build(const std::vector<uint64_t>& hashes, int unit_index,
+                  int bits_per_unit) {
+  std::string unit;
+  BuildFilterUnit(hashes.data(), hashes.size(), unit_index, bits_per_unit,
+                  &unit);
+  return unit;
+}
+
+// A unit copied into 8-byte aligned memory, as the loader does, and its view.
+class AlignedUnit {
+ public:
+  explicit AlignedUnit(const std::string& unit)
+      : words_((unit.size() + 7) / 8), size_(unit.size()) {
+    std::memcpy(words_.data(), unit.data(), unit.size());
+    ok_ = DecodeFilterUnit(slice(), &view_);
+  }
+  Slice slice() const {
+    return Slice(reinterpret_cast<const char*>(words_.data()), size_);
+  }
+  bool ok() const { return ok_; }
+  const FilterUnitView& view() const { return view_; }
+
+ private:
+  std::vector<uint64_t> words_;
+  size_t size_;
+  bool ok_ = false;
+  FilterUnitView view_;
+};
+
+TEST(FilterUnitTest, ProbeCounts) {
+  EXPECT_EQ(1, FilterUnitProbes(1));
+  EXPECT_EQ(1, FilterUnitProbes(2));
+  EXPECT_EQ(2, FilterUnitProbes(3));
+  EXPECT_EQ(3, FilterUnitProbes(4));
+  EXPECT_EQ(7, FilterUnitProbes(10));
+  EXPECT_EQ(17, FilterUnitProbes(24));
+  EXPECT_EQ(22, FilterUnitProbes(32));
+  EXPECT_EQ(30, FilterUnitProbes(100));
+  EXPECT_EQ(1, FilterUnitProbes(0));
+  EXPECT_EQ(1, FilterUnitProbes(-5));
+}
+
+TEST(FilterUnitTest, TheoreticalFpr) {
+  // (1 - e^{-3/4})^3 and (1 - e^{-17/24})^17.
+  EXPECT_NEAR(0.1468916, FilterUnitTheoreticalFpr(4, 3), 1e-7);
+  EXPECT_NEAR(9.83858e-6, FilterUnitTheoreticalFpr(24, 17), 1e-10);
+  EXPECT_DOUBLE_EQ(1.0, FilterUnitTheoreticalFpr(0, 3));
+  EXPECT_DOUBLE_EQ(1.0, FilterUnitTheoreticalFpr(4, 0));
+  EXPECT_DOUBLE_EQ(1.0, FilterGroupTheoreticalFpr(4, 0));
+  EXPECT_NEAR(std::pow(FilterUnitTheoreticalFpr(4, 3), 6),
+              FilterGroupTheoreticalFpr(4, 6), 1e-15);
+}
+
+TEST(FilterUnitTest, Encoding) {
+  const std::vector<uint64_t> hashes = KeyHashes(kPresentTag, 1000);
+  for (int bits = 1; bits <= 32; ++bits) {
+    std::string dst = "prefix";
+    BuildFilterUnit(hashes.data(), hashes.size(), 2, bits, &dst);
+    ASSERT_EQ("prefix", dst.substr(0, 6));
+    const Slice unit(dst.data() + 6, dst.size() - 6);
+    // 1000 * bits rounded up to whole words, plus the probe byte.
+    const size_t expected_bits =
+        (1000 * static_cast<size_t>(bits) + 63) / 64 * 64;
+    EXPECT_EQ(expected_bits / 8 + 1, unit.size()) << bits;
+    EXPECT_EQ(unit.size(), FilterUnitSize(1000, bits));
+    EXPECT_EQ(FilterUnitProbes(bits),
+              static_cast<uint8_t>(unit[unit.size() - 1]));
+    AlignedUnit aligned(unit.ToString());
+    ASSERT_TRUE(aligned.ok());
+    EXPECT_EQ(expected_bits, aligned.view().nbits);
+    EXPECT_EQ(FilterUnitProbes(bits), aligned.view().probes);
+  }
+  // Tiny key sets still get one whole word.
+  EXPECT_EQ(9u, FilterUnitSize(0, 4));
+  EXPECT_EQ(9u, FilterUnitSize(16, 4));
+  EXPECT_EQ(17u, FilterUnitSize(17, 4));
+}
+
+TEST(FilterUnitTest, ProbePositionsFollowTheDocumentedFormula) {
+  // One key: exactly the bits named by the formula in filter_unit.h are set.
+  const uint64_t key_hash = KeyHashOf(kPresentTag, 42);
+  const int kUnit = 3;
+  const int kBits = 10;
+  const std::string unit = Build({key_hash}, kUnit, kBits);
+  const uint32_t nbits = static_cast<uint32_t>((unit.size() - 1) * 8);
+  const int probes = static_cast<uint8_t>(unit.back());
+  std::vector<bool> expected(nbits, false);
+  const uint64_t h = UnitHash(key_hash, kUnit);
+  const uint32_t h1 = static_cast<uint32_t>(h);
+  const uint32_t h2 = static_cast<uint32_t>(h >> 32) | 1;
+  for (int i = 0; i < probes; ++i) {
+    const uint32_t x = h1 + static_cast<uint32_t>(i) * h2;
+    expected[(static_cast<uint64_t>(x) * nbits) >> 32] = true;
+  }
+  for (uint32_t bit = 0; bit < nbits; ++bit) {
+    const bool set = (static_cast<uint8_t>(unit[bit / 8]) >> (bit % 8)) & 1;
+    EXPECT_EQ(expected[bit], set) << bit;
+  }
+}
+
+TEST(FilterUnitTest, NoFalseNegatives) {
+  // 100k keys, every unit index 0..15 and every width 1..16, probed through
+  // the unaligned in-place API and through a decoded view.
+  const std::vector<uint64_t> hashes = KeyHashes(kPresentTag, 100000);
+  for (int unit_index = 0; unit_index < 16; ++unit_index) {
+    for (int bits = 1; bits <= 16; ++bits) {
+      const std::string unit = Build(hashes, unit_index, bits);
+      // In place, at an odd address.
+      std::string shifted = "x" + unit;
+      const Slice unaligned(shifted.data() + 1, unit.size());
+      AlignedUnit aligned(unit);
+      ASSERT_TRUE(aligned.ok());
+      size_t missed_in_place = 0;
+      size_t missed_view = 0;
+      for (uint64_t h : hashes) {
+        missed_in_place += !FilterUnitMayMatch(unaligned, h, unit_index);
+        missed_view += !FilterUnitViewMayMatch(aligned.view(), h, unit_index);
+      }
+      ASSERT_EQ(0u, missed_in_place)
+          << "unit " << unit_index << " bits " << bits;
+      ASSERT_EQ(0u, missed_view) << "unit " << unit_index << " bits " << bits;
+    }
+  }
+}
+
+TEST(FilterUnitTest, ViewAndInPlaceProbesAgree) {
+  const std::vector<uint64_t> present = KeyHashes(kPresentTag, 5000);
+  for (int bits : {1, 4, 9, 24, 32}) {
+    const std::string unit = Build(present, 7, bits);
+    AlignedUnit aligned(unit);
+    ASSERT_TRUE(aligned.ok());
+    size_t positives = 0;
+    for (uint64_t i = 0; i < 20000; ++i) {
+      const uint64_t h = KeyHashOf(kAbsentTag, i);
+      const bool in_place = FilterUnitMayMatch(unit, h, 7);
+      ASSERT_EQ(in_place, FilterUnitViewMayMatch(aligned.view(), h, 7)) << i;
+      positives += in_place;
+    }
+    // Absent keys are rejected at least sometimes (and the wrong unit index
+    // does not see the same filter).
+    EXPECT_LT(positives, 20000u) << bits;
+  }
+}
+
+TEST(FilterUnitTest, EmptyKeySet) {
+  const std::string unit = Build({}, 0, 4);
+  ASSERT_EQ(9u, unit.size());
+  EXPECT_EQ(std::string(8, '\0'), unit.substr(0, 8));
+  AlignedUnit aligned(unit);
+  ASSERT_TRUE(aligned.ok());
+  for (uint64_t i = 0; i < 1000; ++i) {
+    const uint64_t h = KeyHashOf(kAbsentTag, i);
+    EXPECT_FALSE(FilterUnitMayMatch(unit, h, 0));
+    EXPECT_FALSE(FilterUnitViewMayMatch(aligned.view(), h, 0));
+  }
+}
+
+TEST(FilterUnitTest, MalformedUnitsMayMatchEverything) {
+  const std::vector<uint64_t> present = KeyHashes(kPresentTag, 1000);
+  const std::string good = Build(present, 1, 4);
+  std::vector<std::string> bad;
+  for (size_t n = 0; n <= 8; ++n) bad.push_back(good.substr(0, n));  // short
+  for (size_t cut : {1, 3, 7}) {
+    bad.push_back(good.substr(0, good.size() - cut));  // array not whole words
+  }
+  bad.push_back(good + "x");  // one byte too long
+  for (int probes : {0, 31, 64, 255}) {
+    std::string unit = good;
+    unit.back() = static_cast<char>(probes);
+    bad.push_back(unit);
+  }
+  for (const std::string& unit : bad) {
+    std::vector<uint64_t> storage((unit.size() + 7) / 8 + 1);
+    std::memcpy(storage.data(), unit.data(), unit.size());
+    const Slice aligned(reinterpret_cast<const char*>(storage.data()),
+                        unit.size());
+    FilterUnitView view;
+    EXPECT_FALSE(DecodeFilterUnit(aligned, &view)) << unit.size();
+    EXPECT_EQ(nullptr, view.words);  // untouched
+    for (uint64_t i = 0; i < 200; ++i) {
+      EXPECT_TRUE(FilterUnitMayMatch(unit, KeyHashOf(kAbsentTag, i), 1))
+          << unit.size();
+    }
+  }
+  // A default view (never decoded) rules nothing out either.
+  EXPECT_TRUE(FilterUnitViewMayMatch(FilterUnitView(), 12345, 0));
+}
+
+TEST(FilterUnitTest, DecodeRequiresAlignment) {
+  const std::string unit = Build(KeyHashes(kPresentTag, 100), 0, 4);
+  std::vector<uint64_t> storage(unit.size() / 8 + 2);
+  char* base = reinterpret_cast<char*>(storage.data());
+  for (size_t offset = 0; offset < 8; ++offset) {
+    std::memcpy(base + offset, unit.data(), unit.size());
+    FilterUnitView view;
+    EXPECT_EQ(offset == 0,
+              DecodeFilterUnit(Slice(base + offset, unit.size()), &view))
+        << offset;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Separability.
+//
+// A segment of 50k keys gets units 0..5 of 4 bits per key (3 probes each)
+// and, for comparison, single filters of 4k bits per key (k = 1..6) built by
+// the same code with unit indexes 8..13, so they share no hash family with
+// the group. For each k, N_k absent keys are probed; the fraction for which
+// units 0..k-1 all say "maybe" must be within 15% (relative) of
+//   theory_k = ((1 - e^{-probes * n / m})^probes)^k   (real m, n, probes)
+// and of the measured FPR of the single 4k-bits-per-key filter.
+//
+// N_k is chosen so that theory expects kTargetFalsePositives false positives
+// (and at least 200k keys). With 3000, the Poisson noise of one measured rate
+// is 1.8% and of a ratio of two 2.6%, so 15% is more than 5.5 standard
+// deviations away. At k = 6 (FPR ~1e-5) that means about 3e8 probes, a few
+// seconds in an optimized build; sanitizer and unoptimized builds are much
+// slower, so there the check stops at k = kMaxUnits < 6 (fewer probes, the
+// same statistical margin).
+// ---------------------------------------------------------------------------
+
+constexpr size_t kSegmentKeys = 50000;
+constexpr int kUnitBits = 4;
+constexpr double kTargetFalsePositives = 3000;
+constexpr size_t kMinAbsentKeys = 200000;
+#if defined(FILTER_UNIT_TEST_SLOW_BUILD)
+constexpr int kMaxUnits = 4;
+#else
+constexpr int kMaxUnits = 6;
+#endif
+
+double TheoryForView(const FilterUnitView& view, size_t n) {
+  const double fill =
+      1.0 - std::exp(-static_cast<double>(view.probes) * n / view.nbits);
+  return std::pow(fill, view.probes);
+}
+
+TEST(FilterUnitTest, Separability) {
+  if (kMaxUnits < 6) {
+    std::printf(
+        "Separability: sanitizer or unoptimized build, checking k <= %d only "
+        "(k = 6 needs ~3e8 probes for a statistically safe bound)\n",
+        kMaxUnits);
+  }
+  const std::vector<uint64_t> present = KeyHashes(kPresentTag, kSegmentKeys);
+  std::vector<std::unique_ptr<AlignedUnit>> units;
+  std::vector<std::unique_ptr<AlignedUnit>> singles;
+  double unit_theory = 1.0;  // product over units 0..k-1
+  std::vector<double> theory(kMaxUnits + 1), single_theory(kMaxUnits + 1);
+  std::vector<uint64_t> absent_keys(kMaxUnits + 1);
+  for (int k = 1; k <= kMaxUnits; ++k) {
+    units.emplace_back(new AlignedUnit(Build(present, k - 1, kUnitBits)));
+    singles.emplace_back(new AlignedUnit(Build(present, 7 + k, kUnitBits * k)));
+    ASSERT_TRUE(units.back()->ok());
+    ASSERT_TRUE(singles.back()->ok());
+    unit_theory *= TheoryForView(units.back()->view(), kSegmentKeys);
+    theory[k] = unit_theory;
+    single_theory[k] = TheoryForView(singles.back()->view(), kSegmentKeys);
+    absent_keys[k] = std::max<uint64_t>(
+        kMinAbsentKeys,
+        static_cast<uint64_t>(std::ceil(kTargetFalsePositives / theory[k])));
+  }
+
+  // One pass over the absent keys; key i counts for every k with
+  // i < absent_keys[k] (absent_keys grows with k).
+  std::vector<uint64_t> group_fp(kMaxUnits + 1, 0), single_fp(kMaxUnits + 1, 0);
+  const uint64_t total = absent_keys[kMaxUnits];
+  int first_k = 1;  // smallest k whose key range still includes i
+  for (uint64_t i = 0; i < total; ++i) {
+    while (i >= absent_keys[first_k]) ++first_k;
+    const uint64_t key_hash = KeyHashOf(kAbsentTag, i);
+    int passed = 0;  // leading units of the group that say "maybe"
+    while (passed < kMaxUnits &&
+           FilterUnitViewMayMatch(units[passed]->view(), key_hash, passed)) {
+      ++passed;
+    }
+    for (int k = first_k; k <= passed; ++k) ++group_fp[k];
+    for (int k = first_k; k <= kMaxUnits; ++k) {
+      single_fp[k] +=
+          FilterUnitViewMayMatch(singles[k - 1]->view(), key_hash, 7 + k);
+    }
+  }
+
+  std::printf("  k  absent keys   group FPR     theory  single 4k-bit FPR\n");
+  for (int k = 1; k <= kMaxUnits; ++k) {
+    const double n = static_cast<double>(absent_keys[k]);
+    const double group = group_fp[k] / n;
+    const double single = single_fp[k] / n;
+    std::printf("  %d  %11llu  %.4e  %.4e  %.4e (theory %.4e, %d probes)\n", k,
+                static_cast<unsigned long long>(absent_keys[k]), group,
+                theory[k], single, single_theory[k],
+                singles[k - 1]->view().probes);
+    EXPECT_NEAR(1.0, group / theory[k], 0.15) << "k=" << k;
+    EXPECT_GT(single_fp[k], 0u) << "k=" << k;
+    if (single_fp[k] > 0) {
+      EXPECT_NEAR(1.0, group / single, 0.15) << "k=" << k;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace leveldb

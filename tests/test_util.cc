@@ -1,0 +1,87 @@
+#include "tests/test_util.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <vector>
+
+namespace leveldb {
+namespace test {
+
+std::string RandomBytes(Random* rnd, size_t len) {
+  std::string out(len, '\0');
+  for (size_t i = 0; i < len; ++i) out[i] = static_cast<char>(rnd->Uniform(256));
+  return out;
+}
+
+std::string RandomString(Random* rnd, size_t len) {
+  std::string out(len, '\0');
+  for (size_t i = 0; i < len; ++i) {
+    out[i] = static_cast<char>(' ' + rnd->Uniform(95));
+  }
+  return out;
+}
+
+std::string RandomKey(Random* rnd, size_t len) {
+  static const char kAlphabet[] = {'\0', '\x01', 'a',    'b',
+                                   'c',  'y',    '\xfe', '\xff'};
+  std::string out(len, '\0');
+  for (size_t i = 0; i < len; ++i) {
+    out[i] = kAlphabet[rnd->Uniform(sizeof(kAlphabet))];
+  }
+  return out;
+}
+
+std::string CompressibleString(Random* rnd, double fraction, size_t len) {
+  size_t chunk_len = static_cast<size_t>(len * fraction);
+  if (chunk_len < 1) chunk_len = 1;
+  std::string chunk = RandomString(rnd, chunk_len);
+  std::string out;
+  out.reserve(len);
+  while (out.size() < len) out.append(chunk);
+  out.resize(len);
+  return out;
+}
+
+std::string NewTempDir(Env* env, const std::string& tag) {
+  static std::atomic<int> counter{0};
+  const char* base = std::getenv("TEST_TMPDIR");
+  std::string root = (base != nullptr && base[0] != '\0') ? base : "/tmp";
+  std::string dir = root + "/leveldb_" + tag + "_" +
+                    std::to_string(static_cast<long>(getpid())) + "_" +
+                    std::to_string(counter.fetch_add(1));
+  RemoveDirRecursively(env, dir);
+  env->CreateDir(dir);
+  return dir;
+}
+
+void RemoveDirRecursively(Env* env, const std::string& dir) {
+  std::vector<std::string> children;
+  if (!env->GetChildren(dir, &children).ok()) return;
+  for (const std::string& child : children) {
+    if (child == "." || child == "..") continue;
+    std::string path = dir + "/" + child;
+    std::vector<std::string> grandchildren;
+    if (env->GetChildren(path, &grandchildren).ok()) {
+      for (const std::string& g : grandchildren) {
+        if (g != "." && g != "..") env->RemoveFile(path + "/" + g);
+      }
+      env->RemoveDir(path);
+    } else {
+      env->RemoveFile(path);
+    }
+  }
+  env->RemoveDir(dir);
+}
+
+uint32_t RandomSeed() {
+  const char* s = std::getenv("TEST_RANDOM_SEED");
+  if (s != nullptr && s[0] != '\0') {
+    return static_cast<uint32_t>(std::strtoul(s, nullptr, 10));
+  }
+  return 301;
+}
+
+}  // namespace test
+}  // namespace leveldb

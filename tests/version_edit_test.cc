@@ -1,0 +1,367 @@
+#include "db/version_edit.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/test_util.h"
+#include "util/coding.h"
+#include "util/random.h"
+
+namespace leveldb {
+namespace {
+
+// Decoding then re-encoding must reproduce the bytes exactly.
+void ExpectStableEncoding(const VersionEdit& edit) {
+  std::string first;
+  edit.EncodeTo(&first);
+  VersionEdit decoded;
+  ASSERT_TRUE(decoded.DecodeFrom(first).ok());
+  std::string second;
+  decoded.EncodeTo(&second);
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(edit.DebugString(), decoded.DebugString());
+}
+
+InternalKey Key(const std::string& user_key, SequenceNumber seq,
+                ValueType type = kTypeValue) {
+  return InternalKey(user_key, seq, type);
+}
+
+// An edit using every kind of record, several times where allowed.
+VersionEdit FullEdit(int files) {
+  const uint64_t big = uint64_t{1} << 50;
+  VersionEdit edit;
+  edit.SetComparatorName("leveldb.BytewiseComparator");
+  edit.SetLogNumber(big + 1);
+  edit.SetPrevLogNumber(big + 2);
+  edit.SetNextFile(big + 3);
+  edit.SetLastSequence(kMaxSequenceNumber);
+  for (int i = 0; i < files; ++i) {
+    const int level = i % config::kNumLevels;
+    edit.AddFile(level, big + 100 + i, big + 500 + i,
+                 Key("smallest" + std::to_string(i), big + i),
+                 Key("largest" + std::to_string(i), big + i, kTypeDeletion));
+    edit.RemoveFile(level, big + 700 + i);
+    edit.SetCompactPointer(level, Key("pointer" + std::to_string(i), i));
+  }
+  return edit;
+}
+
+TEST(VersionEditTest, EmptyEditEncodesToNothing) {
+  VersionEdit edit;
+  std::string encoded;
+  edit.EncodeTo(&encoded);
+  EXPECT_TRUE(encoded.empty());
+  VersionEdit decoded;
+  ASSERT_TRUE(decoded.DecodeFrom(encoded).ok());
+  EXPECT_EQ("VersionEdit {\n}\n", decoded.DebugString());
+}
+
+TEST(VersionEditTest, RoundTripEveryField) {
+  ExpectStableEncoding(FullEdit(1));
+  ExpectStableEncoding(FullEdit(50));
+}
+
+TEST(VersionEditTest, RoundTripGrowingEdit) {
+  // Fields added one at a time, with the encoding checked after each.
+  VersionEdit edit;
+  for (int i = 0; i < 4; ++i) {
+    ExpectStableEncoding(edit);
+    edit.AddFile(3, 300 + i, 1000 + i, Key("a", 5), Key("z", 7));
+    edit.RemoveFile(4, 400 + i);
+    edit.SetCompactPointer(i, Key("x", 9));
+  }
+  edit.SetComparatorName("foo");
+  edit.SetLogNumber(7);
+  edit.SetPrevLogNumber(6);
+  edit.SetNextFile(8);
+  edit.SetLastSequence(9);
+  ExpectStableEncoding(edit);
+}
+
+TEST(VersionEditTest, ClearDropsEverything) {
+  VersionEdit edit = FullEdit(5);
+  edit.Clear();
+  std::string encoded;
+  edit.EncodeTo(&encoded);
+  EXPECT_TRUE(encoded.empty());
+}
+
+TEST(VersionEditTest, DeletedFilesAreASet) {
+  VersionEdit once;
+  once.RemoveFile(2, 17);
+  VersionEdit twice;
+  twice.RemoveFile(2, 17);
+  twice.RemoveFile(2, 17);
+  std::string a;
+  std::string b;
+  once.EncodeTo(&a);
+  twice.EncodeTo(&b);
+  EXPECT_EQ(a, b);
+}
+
+TEST(VersionEditTest, EncodingUsesTheOnDiskTags) {
+  VersionEdit edit;
+  edit.SetComparatorName("cmp");
+  edit.SetLogNumber(2);
+  edit.SetPrevLogNumber(1);
+  edit.SetNextFile(5);
+  edit.SetLastSequence(300);
+  edit.SetCompactPointer(1, Key("p", 1));
+  edit.RemoveFile(2, 10);
+  edit.AddFile(3, 11, 4096, Key("a", 1), Key("b", 2));
+  std::string actual;
+  edit.EncodeTo(&actual);
+
+  std::string expected;
+  AppendVarint32(&expected, 1);
+  AppendLengthPrefixed(&expected, "cmp");
+  AppendVarint32(&expected, 2);
+  AppendVarint64(&expected, 2);
+  AppendVarint32(&expected, 9);
+  AppendVarint64(&expected, 1);
+  AppendVarint32(&expected, 3);
+  AppendVarint64(&expected, 5);
+  AppendVarint32(&expected, 4);
+  AppendVarint64(&expected, 300);
+  AppendVarint32(&expected, 5);
+  AppendVarint32(&expected, 1);
+  AppendLengthPrefixed(&expected, Key("p", 1).Encode());
+  AppendVarint32(&expected, 6);
+  AppendVarint32(&expected, 2);
+  AppendVarint64(&expected, 10);
+  AppendVarint32(&expected, 7);
+  AppendVarint32(&expected, 3);
+  AppendVarint64(&expected, 11);
+  AppendVarint64(&expected, 4096);
+  AppendLengthPrefixed(&expected, Key("a", 1).Encode());
+  AppendLengthPrefixed(&expected, Key("b", 2).Encode());
+  EXPECT_EQ(expected, actual);
+}
+
+TEST(VersionEditTest, DebugStringListsEveryField) {
+  VersionEdit edit;
+  edit.SetComparatorName("my.cmp");
+  edit.SetLogNumber(12);
+  edit.SetPrevLogNumber(11);
+  edit.SetNextFile(13);
+  edit.SetLastSequence(14);
+  edit.SetCompactPointer(2, Key("ptr", 3));
+  edit.RemoveFile(4, 15);
+  edit.AddFile(5, 16, 17, Key("lo", 18), Key("hi", 19));
+  const std::string s = edit.DebugString();
+  for (const char* part :
+       {"Comparator: my.cmp", "LogNumber: 12", "PrevLogNumber: 11",
+        "NextFile: 13", "LastSeq: 14", "CompactPointer: 2 ", "RemoveFile: 4 15",
+        "AddFile: 5 16 17 ", "'lo' @ 18 : 1", "'hi' @ 19 : 1",
+        "'ptr' @ 3 : 1"}) {
+    EXPECT_NE(std::string::npos, s.find(part)) << part << " in " << s;
+  }
+}
+
+// Byte offsets at which the encoding of FullEdit-like edits can be cut into
+// whole records: the encoding of each record on its own, accumulated in
+// encoding order.
+std::set<size_t> RecordBoundaries(int files) {
+  const uint64_t big = uint64_t{1} << 50;
+  std::vector<VersionEdit> singles(5);
+  singles[0].SetComparatorName("leveldb.BytewiseComparator");
+  singles[1].SetLogNumber(big + 1);
+  singles[2].SetPrevLogNumber(big + 2);
+  singles[3].SetNextFile(big + 3);
+  singles[4].SetLastSequence(kMaxSequenceNumber);
+  for (int i = 0; i < files; ++i) {
+    VersionEdit e;
+    e.SetCompactPointer(i % config::kNumLevels,
+                        Key("pointer" + std::to_string(i), i));
+    singles.push_back(e);
+  }
+  // Deleted files are encoded in (level, number) order.
+  std::set<std::pair<int, uint64_t>> deleted;
+  for (int i = 0; i < files; ++i) {
+    deleted.emplace(i % config::kNumLevels, big + 700 + i);
+  }
+  for (const auto& [level, number] : deleted) {
+    VersionEdit e;
+    e.RemoveFile(level, number);
+    singles.push_back(e);
+  }
+  for (int i = 0; i < files; ++i) {
+    VersionEdit e;
+    e.AddFile(i % config::kNumLevels, big + 100 + i, big + 500 + i,
+              Key("smallest" + std::to_string(i), big + i),
+              Key("largest" + std::to_string(i), big + i, kTypeDeletion));
+    singles.push_back(e);
+  }
+  std::set<size_t> boundaries{0};
+  size_t offset = 0;
+  for (const VersionEdit& e : singles) {
+    std::string part;
+    e.EncodeTo(&part);
+    offset += part.size();
+    boundaries.insert(offset);
+  }
+  return boundaries;
+}
+
+TEST(VersionEditTest, EveryTruncationIsCorruptionUnlessOnARecordBoundary) {
+  const int kFiles = 9;
+  std::string full;
+  FullEdit(kFiles).EncodeTo(&full);
+  const std::set<size_t> boundaries = RecordBoundaries(kFiles);
+  ASSERT_EQ(1u, boundaries.count(full.size()));
+
+  for (size_t len = 0; len < full.size(); ++len) {
+    // A private copy so that reading past the prefix would be caught by
+    // sanitizers.
+    const std::string prefix = full.substr(0, len);
+    VersionEdit edit;
+    Status s = edit.DecodeFrom(prefix);
+    if (boundaries.count(len) != 0) {
+      ASSERT_TRUE(s.ok()) << len << ": " << s.ToString();
+      std::string again;
+      edit.EncodeTo(&again);
+      EXPECT_EQ(prefix, again) << len;
+    } else {
+      ASSERT_TRUE(s.IsCorruption()) << len << ": " << s.ToString();
+      EXPECT_NE(std::string::npos, s.ToString().find("VersionEdit")) << len;
+    }
+  }
+}
+
+Status DecodeBytes(const std::string& bytes) {
+  VersionEdit edit;
+  return edit.DecodeFrom(bytes);
+}
+
+TEST(VersionEditTest, UnknownTagsAreCorruption) {
+  // 8 is the retired large-value tag of old releases; the others were never
+  // assigned.
+  for (uint32_t tag : {0u, 8u, 10u, 11u, 127u, 128u, 300u, 0xffffffffu}) {
+    std::string bytes;
+    AppendVarint32(&bytes, tag);
+    AppendVarint64(&bytes, 1);
+    Status s = DecodeBytes(bytes);
+    ASSERT_TRUE(s.IsCorruption()) << tag;
+    EXPECT_EQ("Corruption: VersionEdit: unknown tag", s.ToString()) << tag;
+  }
+}
+
+TEST(VersionEditTest, UnknownTagAfterValidRecordsIsCorruption) {
+  std::string bytes;
+  FullEdit(3).EncodeTo(&bytes);
+  AppendVarint32(&bytes, 42);
+  EXPECT_TRUE(DecodeBytes(bytes).IsCorruption());
+}
+
+TEST(VersionEditTest, OverlongTagVarintIsCorruption) {
+  // Six continuation bytes: too long for a varint32.
+  const std::string bytes("\x81\x81\x81\x81\x81\x01", 6);
+  EXPECT_TRUE(DecodeBytes(bytes).IsCorruption());
+}
+
+TEST(VersionEditTest, LevelsOutOfRangeAreCorruption) {
+  const InternalKey k = Key("k", 1);
+  for (uint32_t level : {7u, 8u, 1000u}) {
+    std::string pointer;
+    AppendVarint32(&pointer, 5);
+    AppendVarint32(&pointer, level);
+    AppendLengthPrefixed(&pointer, k.Encode());
+    EXPECT_TRUE(DecodeBytes(pointer).IsCorruption()) << level;
+
+    std::string deleted;
+    AppendVarint32(&deleted, 6);
+    AppendVarint32(&deleted, level);
+    AppendVarint64(&deleted, 3);
+    EXPECT_TRUE(DecodeBytes(deleted).IsCorruption()) << level;
+
+    std::string added;
+    AppendVarint32(&added, 7);
+    AppendVarint32(&added, level);
+    AppendVarint64(&added, 3);
+    AppendVarint64(&added, 100);
+    AppendLengthPrefixed(&added, k.Encode());
+    AppendLengthPrefixed(&added, k.Encode());
+    EXPECT_TRUE(DecodeBytes(added).IsCorruption()) << level;
+  }
+
+  // The deepest real level is accepted.
+  std::string ok;
+  AppendVarint32(&ok, 6);
+  AppendVarint32(&ok, config::kNumLevels - 1);
+  AppendVarint64(&ok, 3);
+  EXPECT_TRUE(DecodeBytes(ok).ok());
+}
+
+TEST(VersionEditTest, KeysTooShortForAnInternalKeyAreCorruption) {
+  for (const std::string& raw : {std::string(), std::string("1234567")}) {
+    std::string added;
+    AppendVarint32(&added, 7);
+    AppendVarint32(&added, 1);
+    AppendVarint64(&added, 3);
+    AppendVarint64(&added, 100);
+    AppendLengthPrefixed(&added, Key("a", 1).Encode());
+    AppendLengthPrefixed(&added, raw);
+    EXPECT_TRUE(DecodeBytes(added).IsCorruption()) << raw.size();
+
+    std::string pointer;
+    AppendVarint32(&pointer, 5);
+    AppendVarint32(&pointer, 1);
+    AppendLengthPrefixed(&pointer, raw);
+    EXPECT_TRUE(DecodeBytes(pointer).IsCorruption()) << raw.size();
+  }
+}
+
+TEST(VersionEditTest, LengthPastTheEndIsCorruption) {
+  std::string bytes;
+  AppendVarint32(&bytes, 1);
+  AppendVarint32(&bytes, 1000);  // comparator name length
+  bytes.append("short");
+  Status s = DecodeBytes(bytes);
+  ASSERT_TRUE(s.IsCorruption());
+  EXPECT_NE(std::string::npos, s.ToString().find("comparator name"));
+}
+
+TEST(VersionEditTest, RandomDamageNeverCrashes) {
+  Random rnd(test::RandomSeed());
+  std::string good;
+  FullEdit(12).EncodeTo(&good);
+  int corrupt = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string bytes = good;
+    const int flips = 1 + static_cast<int>(rnd.Uniform(4));
+    for (int i = 0; i < flips; ++i) {
+      bytes[rnd.Uniform(static_cast<int>(bytes.size()))] =
+          static_cast<char>(rnd.Uniform(256));
+    }
+    if (rnd.OneIn(3)) bytes.resize(rnd.Uniform(static_cast<int>(bytes.size())));
+    VersionEdit edit;
+    Status s = edit.DecodeFrom(bytes);
+    ASSERT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();
+    if (s.ok()) {
+      // Whatever decoded must encode and decode again identically.
+      std::string again;
+      edit.EncodeTo(&again);
+      VersionEdit reread;
+      ASSERT_TRUE(reread.DecodeFrom(again).ok());
+    } else {
+      ++corrupt;
+    }
+  }
+  EXPECT_GT(corrupt, 0);
+}
+
+TEST(VersionEditTest, RandomBytesNeverCrash) {
+  Random rnd(test::RandomSeed() + 1);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const std::string bytes = test::RandomBytes(&rnd, rnd.Uniform(64));
+    VersionEdit edit;
+    Status s = edit.DecodeFrom(bytes);
+    ASSERT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();
+  }
+}
+
+}  // namespace
+}  // namespace leveldb

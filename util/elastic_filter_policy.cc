@@ -1,0 +1,123 @@
+#include "util/elastic_filter_policy.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "leveldb/slice.h"
+#include "table/filter_unit.h"
+#include "util/hash64.h"
+
+namespace leveldb {
+
+namespace {
+
+constexpr int kMaxBitsPerUnit = 32;
+constexpr int kMaxUnitsPerSegment = 16;
+constexpr size_t kMinSegmentBytes = 1024;
+// One unit should fill about one page of this many bytes.
+constexpr int kUnitPageBytes = 4096;
+
+Status BadOption(const char* field, const std::string& value,
+                 const std::string& rule) {
+  std::string where = "ElasticFilterOptions.";
+  where += field;
+  return Status::InvalidArgument(where, "is " + value + ", " + rule);
+}
+
+std::string DoubleString(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
+}  // namespace
+
+Status ValidateElasticFilterOptions(const ElasticFilterOptions& options) {
+  if (options.bits_per_unit < 1 || options.bits_per_unit > kMaxBitsPerUnit) {
+    return BadOption("bits_per_unit", std::to_string(options.bits_per_unit),
+                     "must be in [1, 32]");
+  }
+  if (options.units_per_segment < 1 ||
+      options.units_per_segment > kMaxUnitsPerSegment) {
+    return BadOption("units_per_segment",
+                     std::to_string(options.units_per_segment),
+                     "must be in [1, 16]");
+  }
+  if (options.initial_units < 0 ||
+      options.initial_units > options.units_per_segment) {
+    return BadOption("initial_units", std::to_string(options.initial_units),
+                     "must be in [0, units_per_segment = " +
+                         std::to_string(options.units_per_segment) + "]");
+  }
+  if (!std::isfinite(options.memory_bits_per_key) ||
+      options.memory_bits_per_key < 0) {
+    return BadOption("memory_bits_per_key",
+                     DoubleString(options.memory_bits_per_key),
+                     "must be finite and >= 0");
+  }
+  if (options.segment_bytes != 0 && options.segment_bytes < kMinSegmentBytes) {
+    return BadOption("segment_bytes", std::to_string(options.segment_bytes),
+                     "must be 0 (automatic) or >= 1024");
+  }
+  return Status::OK();
+}
+
+const FilterPolicy* NewElasticFilterPolicy(
+    const ElasticFilterOptions& options) {
+  return new ElasticFilterPolicy(options);
+}
+
+ElasticFilterPolicy::ElasticFilterPolicy(const ElasticFilterOptions& options)
+    : options_(options) {}
+
+const char* ElasticFilterPolicy::Name() const { return "leveldb.ElasticBF"; }
+
+void ElasticFilterPolicy::CreateFilter(const Slice* keys, int n,
+                                       std::string* dst) const {
+  const size_t count = n > 0 ? static_cast<size_t>(n) : 0;
+  std::vector<uint64_t> hashes(count);
+  for (size_t i = 0; i < count; ++i) {
+    hashes[i] = KeyHash64(keys[i].data(), keys[i].size());
+  }
+  BuildFilterUnit(hashes.data(), count, 0, options_.bits_per_unit, dst);
+}
+
+bool ElasticFilterPolicy::KeyMayMatch(const Slice& key,
+                                      const Slice& filter) const {
+  return FilterUnitMayMatch(filter, KeyHash64(key.data(), key.size()), 0);
+}
+
+int ElasticFilterPolicy::keys_per_segment() const {
+  if (options_.segment_bytes != 0) return 0;
+  const int bits = std::clamp(options_.bits_per_unit, 1, kMaxBitsPerUnit);
+  return kUnitPageBytes * 8 / bits;
+}
+
+bool ElasticFilterPolicy::SegmentComplete(uint64_t keys,
+                                          uint64_t data_bytes) const {
+  if (options_.segment_bytes != 0) return data_bytes >= options_.segment_bytes;
+  return keys >= static_cast<uint64_t>(keys_per_segment());
+}
+
+const ElasticFilterPolicy* AsElasticPolicy(const FilterPolicy* policy,
+                                           bool* strips_internal_suffix) {
+  if (strips_internal_suffix != nullptr) *strips_internal_suffix = false;
+  if (policy == nullptr) return nullptr;
+  if (auto* elastic = dynamic_cast<const ElasticFilterPolicy*>(policy)) {
+    return elastic;
+  }
+  auto* wrapper = dynamic_cast<const InternalFilterPolicy*>(policy);
+  if (wrapper == nullptr) return nullptr;
+  auto* elastic =
+      dynamic_cast<const ElasticFilterPolicy*>(wrapper->user_policy());
+  if (elastic != nullptr && strips_internal_suffix != nullptr) {
+    *strips_internal_suffix = true;
+  }
+  return elastic;
+}
+
+}  // namespace leveldb

@@ -1,0 +1,53 @@
+// The ElasticBF filter policy: carries ElasticFilterOptions from the user to
+// the table layer, which builds and probes filter groups itself (see
+// table/filter_unit.h) instead of calling CreateFilter/KeyMayMatch.
+#ifndef STORAGE_LEVELDB_UTIL_ELASTIC_FILTER_POLICY_H_
+#define STORAGE_LEVELDB_UTIL_ELASTIC_FILTER_POLICY_H_
+
+#include <cstdint>
+#include <string>
+
+#include "leveldb/elastic_filter.h"
+#include "leveldb/filter_policy.h"
+
+namespace leveldb {
+
+class ElasticFilterPolicy : public FilterPolicy {
+ public:
+  explicit ElasticFilterPolicy(const ElasticFilterOptions& options);
+
+  const char* Name() const override;
+
+  // Only for code that treats this as a standard policy: builds one filter
+  // unit of index 0 at bits_per_unit bits per key over the keys, and probes
+  // such a filter. The elastic table format does not use them.
+  void CreateFilter(const Slice* keys, int n, std::string* dst) const override;
+  bool KeyMayMatch(const Slice& key, const Slice& filter) const override;
+
+  const ElasticFilterOptions& options() const { return options_; }
+
+  // The segment size rule when segment_bytes is 0: as many keys as make one
+  // unit about one 4 KiB page, 4096 * 8 / bits_per_unit (bits_per_unit
+  // clamped to [1, 32]). When segment_bytes is set, segments are cut by data
+  // bytes instead and this returns 0.
+  int keys_per_segment() const;
+
+  // True once a segment holding `keys` keys and `data_bytes` bytes of data
+  // blocks is complete; it is then closed at the next block boundary.
+  bool SegmentComplete(uint64_t keys, uint64_t data_bytes) const;
+
+ private:
+  const ElasticFilterOptions options_;
+};
+
+// Returns the ElasticFilterPolicy behind `policy`, which may be the policy
+// itself or the DB's InternalFilterPolicy wrapping it; nullptr for any other
+// policy (or nullptr). *strips_internal_suffix (if not null) is set to true
+// exactly when the policy is wrapped, i.e. when the keys handed to the table
+// are internal keys whose 8-byte trailer must be removed before hashing.
+const ElasticFilterPolicy* AsElasticPolicy(const FilterPolicy* policy,
+                                           bool* strips_internal_suffix);
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_UTIL_ELASTIC_FILTER_POLICY_H_

@@ -1,0 +1,256 @@
+// The MultiQueue: ElasticBF's in-memory manager of filter units.
+//
+// Pure bookkeeping and decisions: no I/O, no threads, no locks. Only the
+// MQSchedule thread calls it (the class is not thread-safe). It tracks, for
+// every segment of every open table, how many filter units are loaded (k),
+// the segment's hotness, and the memory the loaded units use, and decides
+// which units to load and which to evict under a byte budget.
+//
+// Queue Q_k holds the attached segments with exactly k units loaded, least
+// recently used first. Decisions follow ElasticBF's adjustment rule: a
+// segment gains a unit when memory is free, or when expired segments found
+// from Q_n down to Q_1 (LRU end first) can give up one unit each and the
+// exchange lowers E[extra I/O] = sum_i f_i * r(k_i), where f_i counts the
+// probes of segment i that did not find their key and r(k) = unit_fpr^k.
+//
+// Every decision is applied to the bookkeeping at once. A load is reserved:
+// k grows and its bytes are charged before the I/O happens, so the budget
+// holds even while loads are in flight; AbortLoad() gives the reservation
+// back if the I/O fails. Victims lose their units immediately; the caller
+// must unpublish and free those units.
+//
+// Complexity: RecordAccess is O(1); PlanAccess is O(n + victims scanned)
+// because each queue's scan stops at its first unexpired segment.
+#ifndef STORAGE_LEVELDB_UTIL_MULTI_QUEUE_H_
+#define STORAGE_LEVELDB_UTIL_MULTI_QUEUE_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace leveldb {
+
+class MultiQueue {
+ public:
+  // (file_number << 20) | segment_index.
+  using SegmentId = uint64_t;
+  static constexpr int kSegmentIndexBits = 20;
+  static constexpr uint32_t kMaxSegmentsPerFile = 1u << kSegmentIndexBits;
+  // Largest value of units_per_segment.
+  static constexpr int kMaxUnits = 64;
+  // lsm_level tags are clamped to [0, kMaxLsmLevels).
+  static constexpr int kMaxLsmLevels = 16;
+
+  static SegmentId MakeSegmentId(uint64_t file_number, uint32_t index) {
+    return (file_number << kSegmentIndexBits) |
+           (index & (kMaxSegmentsPerFile - 1));
+  }
+  static uint64_t FileNumberOf(SegmentId id) { return id >> kSegmentIndexBits; }
+  static uint32_t SegmentIndexOf(SegmentId id) {
+    return static_cast<uint32_t>(id & (kMaxSegmentsPerFile - 1));
+  }
+
+  struct Options {
+    int units_per_segment = 6;  // n, clamped to [1, kMaxUnits]
+    double unit_fpr = 0.5;      // FPR of one unit, clamped to [0, 1]
+    // A segment is expired when now - last_access > lifetime. 0 = auto:
+    // max(min_auto_lifetime, number of attached segments).
+    uint64_t lifetime = 0;
+    uint64_t min_auto_lifetime = 64;
+    uint64_t budget_bytes = 0;
+  };
+
+  struct Hotness {
+    uint64_t absent_probes = 0;  // f: probes whose key was not present
+    uint64_t accesses = 0;       // all probes
+    uint64_t last_access = 0;    // logical time
+  };
+
+  // One unit a segment loses; the caller drops unit index `unit` (the
+  // segment keeps units [0, unit)).
+  struct Victim {
+    SegmentId id;
+    int unit;
+  };
+
+  struct Plan {
+    int first_unit = 0;     // index of the first unit reserved
+    int units_to_load = 0;  // units [first_unit, first_unit + units_to_load)
+    std::vector<Victim> victims;
+    bool load_one_more() const { return units_to_load > 0; }
+  };
+
+  // Units a segment held when it left (Detach/Forget): [0, units).
+  struct Released {
+    SegmentId id;
+    int units;
+  };
+
+  struct Stats {
+    uint64_t used_bytes = 0;
+    uint64_t budget_bytes = 0;
+    uint64_t lifetime = 0;
+    uint64_t attached_segments = 0;
+    uint64_t detached_segments = 0;
+    std::vector<uint64_t> segments_per_queue;  // [k], k = 0..n
+    // [lsm_level][k]: attached segments of that level with k units.
+    std::vector<std::vector<uint64_t>> segments_by_level;
+    uint64_t loads = 0;                // units reserved (access + initial)
+    uint64_t aborted_loads = 0;        // reservations rolled back
+    uint64_t evictions = 0;            // units taken from victims
+    uint64_t adjustments = 0;          // PlanAccess decisions that added a unit
+    uint64_t swaps = 0;                // ...of which took units from victims
+    uint64_t rejected_no_victims = 0;  // not enough expired units
+    uint64_t rejected_no_gain = 0;     // E[extra I/O] would not fall
+    double expected_extra_io = 0;
+  };
+
+  explicit MultiQueue(const Options& options);
+
+  MultiQueue(const MultiQueue&) = delete;
+  MultiQueue& operator=(const MultiQueue&) = delete;
+
+  ~MultiQueue();
+
+  // The segment's table was opened: it joins Q_0 with no units. A segment
+  // seen before (detached) keeps its recorded hotness and ignores `initial`
+  // (pass inherited hotness for new segments). Returns false, changing
+  // nothing, if the segment is already attached.
+  bool Attach(SegmentId id, uint64_t unit_bytes, int lsm_level,
+              const Hotness& initial);
+
+  // The segment's table was closed: it leaves its queue and releases its
+  // units, which the caller frees. Hotness is kept. Returns the number of
+  // units it held (0 if unknown or already detached).
+  int Detach(SegmentId id);
+
+  // The table file was deleted: every segment of it is dropped, hotness
+  // included. Returns the attached ones' units for the caller to free.
+  std::vector<Released> Forget(uint64_t file_number);
+
+  // False if the segment is unknown. Works for detached segments (hotness
+  // inheritance reads it).
+  bool GetHotness(SegmentId id, Hotness* hotness) const;
+
+  // Updates the tag reported in Stats::segments_by_level.
+  bool SetLsmLevel(SegmentId id, int lsm_level);
+
+  // A Get probed the segment at logical time `now`; absent = the key was not
+  // in the segment. Moves an attached segment to the MRU end of its queue.
+  // Returns false if the segment is unknown.
+  bool RecordAccess(SegmentId id, uint64_t now, bool absent);
+
+  // The adjustment rule, run after RecordAccess: may reserve one more unit
+  // for `id`, taking one unit from each victim. Applied immediately.
+  Plan PlanAccess(SegmentId id, uint64_t now);
+
+  // For a table being opened: reserves up to `wanted` more units for `id`,
+  // from free memory first, then from expired victims as in the rule. A
+  // newcomer may take units when the exchange does not raise E[extra I/O]
+  // (ties favor it: its hotness is only inherited or unknown).
+  Plan PlanInitialUnits(SegmentId id, int wanted, uint64_t now);
+
+  // The load of unit `unit` failed: rolls back that reservation and any
+  // above it. Returns how many units were rolled back (0 if the segment no
+  // longer holds that unit, e.g. it was evicted meanwhile); the caller frees
+  // any of them it already installed.
+  int AbortLoad(SegmentId id, int unit);
+
+  // Changes the budget. If usage exceeds it, evicts units (expired segments
+  // first, highest queue first, LRU end first; then the LRU ends of the
+  // highest queues) until it fits, and returns them.
+  std::vector<Victim> SetBudget(uint64_t budget_bytes, uint64_t now);
+
+  // Units loaded by an attached segment; -1 if unknown or detached.
+  int UnitsLoaded(SegmentId id) const;
+  bool IsAttached(SegmentId id) const;
+  bool IsExpired(SegmentId id, uint64_t now) const;
+
+  int units_per_segment() const { return n_; }
+  uint64_t used_bytes() const { return used_bytes_; }
+  uint64_t budget_bytes() const { return budget_bytes_; }
+  uint64_t lifetime() const;
+  // r(k) = unit_fpr^k for k in [0, n].
+  double FalsePositiveRate(int units) const { return fpr_[units]; }
+
+  // E[extra I/O] over attached segments, maintained incrementally.
+  double ExpectedExtraIo() const;
+  // The same from scratch, segment by segment (for tests).
+  double RecomputeExpectedExtraIo() const;
+
+  Stats GetStats() const;
+
+  // Verifies every internal invariant (queue membership and links, byte
+  // accounting, per-queue sums, histograms). For tests; O(segments).
+  bool CheckInvariants(std::string* error) const;
+
+ private:
+  struct Link {
+    Link* prev;
+    Link* next;
+  };
+
+  struct Segment : Link {
+    SegmentId id = 0;
+    uint64_t unit_bytes = 0;
+    Hotness hotness;
+    int units = 0;  // k; 0 when detached
+    int lsm_level = 0;
+    bool attached = false;
+  };
+
+  Segment* Find(SegmentId id);
+  const Segment* Find(SegmentId id) const;
+  bool Expired(const Segment& s, uint64_t now, uint64_t lifetime) const;
+
+  // Queue membership, with every per-queue aggregate kept in step.
+  void Enqueue(Segment* s, bool at_mru);
+  void Dequeue(Segment* s);
+  void MoveToMru(Segment* s);
+  // Changes k by +1 or -1, moving the segment between queues and charging
+  // or releasing its bytes.
+  void Promote(Segment* s);
+  void Demote(Segment* s, std::vector<Victim>* victims);
+
+  // Expired segments (other than s) from Q_n down to Q_1, each queue from
+  // its LRU end until its first unexpired one, one unit each, until their
+  // bytes plus the free bytes cover `needed`. Empty if they never do.
+  std::vector<Segment*> FindExpiredVictims(const Segment* s, uint64_t needed,
+                                           uint64_t now) const;
+  // sum over victims of f_v * (r(k_v - 1) - r(k_v)).
+  double VictimLoss(const std::vector<Segment*>& victims) const;
+  // f_s * (r(k) - r(k + 1)).
+  double LoadGain(const Segment& s) const;
+  uint64_t FreeBytes() const;
+
+  const int n_;
+  const uint64_t fixed_lifetime_;  // 0 = auto
+  const uint64_t min_auto_lifetime_;
+  std::vector<double> fpr_;  // r(0..n)
+  uint64_t budget_bytes_;
+  uint64_t used_bytes_ = 0;
+
+  std::unordered_map<SegmentId, Segment> segments_;  // nodes never move
+  std::unordered_map<uint64_t, std::vector<SegmentId>> files_;
+  uint64_t attached_ = 0;
+
+  std::vector<Link> queues_;  // sentinels of Q_0..Q_n, LRU after sentinel
+  std::vector<uint64_t> queue_len_;
+  // Sum of f over each queue's segments: E[extra I/O] = sum_k r(k) F_k,
+  // exact in integers, so it never drifts from the recomputation.
+  std::vector<uint64_t> queue_absent_;
+  std::vector<std::vector<uint64_t>> level_hist_;  // [level][k]
+
+  uint64_t loads_ = 0;
+  uint64_t aborted_loads_ = 0;
+  uint64_t evictions_ = 0;
+  uint64_t adjustments_ = 0;
+  uint64_t swaps_ = 0;
+  uint64_t rejected_no_victims_ = 0;
+  uint64_t rejected_no_gain_ = 0;
+};
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_UTIL_MULTI_QUEUE_H_
