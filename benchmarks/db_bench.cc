@@ -10,9 +10,21 @@
 // Output: a header describing the workload, then one line per benchmark
 //   name : X micros/op; Y MB/s (extra)
 // optionally followed by a latency histogram, and finally a "Peak RSS" line.
+// Fill benchmarks add a "load: X ops/s" line; read benchmarks add
+//   foreground table reads per op: X, background table reads: Y (Z MB)
+// counted by a wrapper Env around every table file (see TableReadCounters).
+// With --io_stats=1 each benchmark is followed by the DB's I/O and filter
+// properties (where the library has them) and the filter memory.
+//
+// ElasticBF and direct I/O exist only in this fork; the upstream build
+// rejects --elastic_bf=1 and implements --direct_io=1 locally with the
+// public Env API (LocalDirectIOEnv).
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
@@ -23,6 +35,7 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,6 +51,12 @@
 #include "leveldb/slice.h"
 #include "leveldb/status.h"
 #include "leveldb/write_batch.h"
+
+#if !defined(LEVELDB_UPSTREAM_BUILD)
+#include "leveldb/direct_io.h"
+#include "leveldb/elastic_filter.h"
+#include "leveldb/io_stats.h"
+#endif
 
 #if __has_include(<snappy.h>) && !defined(DB_BENCH_NO_SNAPPY)
 #include <snappy.h>
@@ -79,6 +98,24 @@ struct Flags {
   bool use_existing_db = false;
   bool reuse_logs = false;
   std::string db;  // database directory; empty: <test dir>/dbbench
+  // ElasticBF (fork only); the bf_ defaults are ElasticFilterOptions'.
+  bool elastic_bf = false;
+  int64_t bf_bits_per_unit = 4;
+  int64_t bf_units = 6;
+  int64_t bf_segment_bytes = 0;
+  double bf_memory_bits_per_key = 4;
+  int64_t bf_memory_budget_bytes = 0;
+  int64_t bf_lifetime = 0;
+  int64_t bf_initial_units = 1;
+  // I/O and read behaviour.
+  bool direct_io = false;    // read table files with O_DIRECT
+  bool io_stats = false;     // print I/O properties after each benchmark
+  bool fill_cache = true;    // ReadOptions::fill_cache of the read benchmarks
+  int64_t warmup_reads = 0;  // unmeasured Gets before the first read bench
+  // readzipf.
+  double zipf = 0.99;              // Zipfian theta, in (0, 1)
+  double zero_lookup_ratio = 0.0;  // share of lookups for absent keys
+  int64_t seed = 0;                // varies every random stream
 };
 
 Flags FLAGS;
@@ -128,6 +165,39 @@ const std::vector<FlagSpec>& FlagTable() {
       {"reuse_logs", FlagType::kBool, &FLAGS.reuse_logs, 0,
        "Options::reuse_logs"},
       {"db", FlagType::kString, &FLAGS.db, 0, "database directory"},
+      {"elastic_bf", FlagType::kBool, &FLAGS.elastic_bf, 0,
+       "use ElasticBF filters (fork only; excludes --bloom_bits)"},
+      {"bf_bits_per_unit", FlagType::kInt, &FLAGS.bf_bits_per_unit, 1,
+       "ElasticFilterOptions::bits_per_unit"},
+      {"bf_units", FlagType::kInt, &FLAGS.bf_units, 1,
+       "ElasticFilterOptions::units_per_segment"},
+      {"bf_segment_bytes", FlagType::kInt, &FLAGS.bf_segment_bytes, 0,
+       "ElasticFilterOptions::segment_bytes (0: one unit per 4 KiB page)"},
+      {"bf_memory_bits_per_key", FlagType::kDouble,
+       &FLAGS.bf_memory_bits_per_key, 0,
+       "ElasticFilterOptions::memory_bits_per_key"},
+      {"bf_memory_budget_bytes", FlagType::kInt, &FLAGS.bf_memory_budget_bytes,
+       0, "ElasticFilterOptions::memory_budget_bytes (0: from bits per key)"},
+      {"bf_lifetime", FlagType::kInt, &FLAGS.bf_lifetime, 0,
+       "ElasticFilterOptions::lifetime in Gets (0: automatic)"},
+      {"bf_initial_units", FlagType::kInt, &FLAGS.bf_initial_units, 0,
+       "ElasticFilterOptions::initial_units"},
+      {"direct_io", FlagType::kBool, &FLAGS.direct_io, 0,
+       "read table files with O_DIRECT (no page cache, no mmap)"},
+      {"io_stats", FlagType::kBool, &FLAGS.io_stats, 0,
+       "after each benchmark print leveldb.io-stats, leveldb.elasticbf "
+       "(if the library has them) and filter memory"},
+      {"fill_cache", FlagType::kBool, &FLAGS.fill_cache, 0,
+       "ReadOptions::fill_cache for the read benchmarks"},
+      {"warmup_reads", FlagType::kInt, &FLAGS.warmup_reads, 0,
+       "unmeasured absent-key Gets spread over the key space before the "
+       "first read benchmark on a database (opens its tables)"},
+      {"zipf", FlagType::kDouble, &FLAGS.zipf, 0,
+       "Zipfian theta of readzipf, in (0, 1)"},
+      {"zero_lookup_ratio", FlagType::kDouble, &FLAGS.zero_lookup_ratio, 0,
+       "share of readzipf lookups for absent keys, in [0, 1]"},
+      {"seed", FlagType::kInt, &FLAGS.seed, 0,
+       "seed of the key generators (same seed, same keys)"},
   };
   return table;
 }
@@ -176,8 +246,11 @@ void PrintFlagHelp() {
   std::printf(
       "\nBenchmarks: fillseq fillbatch fillrandom overwrite fillsync "
       "fill100K\n  readseq readreverse readrandom readmissing readhot "
-      "seekrandom\n  readwhilewriting deleteseq deleterandom compact crc32c "
-      "snappycomp\n  snappyuncomp stats sstables\n");
+      "readzipf\n  seekrandom readwhilewriting deleteseq deleterandom compact "
+      "crc32c\n  snappycomp snappyuncomp stats sstables\n"
+      "\nThe evaluation protocol (docs/direct-io.md) runs e.g.\n"
+      "  --benchmarks=fillrandom,readzipf --direct_io=1 --fill_cache=0 "
+      "--open_files=100000\n  --zero_lookup_ratio=0.5 --io_stats=1\n");
 }
 
 // Applies one "--name=value" (or "--name" for a boolean) argument.
@@ -223,12 +296,59 @@ void ApplyFlag(const std::string& arg) {
   FlagError("unknown flag '" + arg + "'");
 }
 
+#if !defined(LEVELDB_UPSTREAM_BUILD)
+leveldb::ElasticFilterOptions ElasticOptionsFromFlags() {
+  leveldb::ElasticFilterOptions options;
+  // Out-of-range values are clamped only far outside the valid ranges, so
+  // that ValidateElasticFilterOptions still reports them.
+  auto to_int = [](int64_t v) {
+    return static_cast<int>(std::min<int64_t>(v, INT32_MAX));
+  };
+  options.bits_per_unit = to_int(FLAGS.bf_bits_per_unit);
+  options.units_per_segment = to_int(FLAGS.bf_units);
+  options.segment_bytes = static_cast<size_t>(FLAGS.bf_segment_bytes);
+  options.memory_bits_per_key = FLAGS.bf_memory_bits_per_key;
+  options.memory_budget_bytes =
+      static_cast<size_t>(FLAGS.bf_memory_budget_bytes);
+  options.lifetime = static_cast<uint64_t>(FLAGS.bf_lifetime);
+  options.initial_units = to_int(FLAGS.bf_initial_units);
+  return options;
+}
+#endif
+
+void CheckElasticFlags() {
+  if (!FLAGS.elastic_bf) return;
+#if defined(LEVELDB_UPSTREAM_BUILD)
+  std::fprintf(stderr,
+               "db_bench: --elastic_bf=1 is not available in upstream "
+               "LevelDB\n");
+  std::exit(1);
+#else
+  if (FLAGS.bloom_bits >= 0) {
+    FlagError("--elastic_bf=1 and --bloom_bits are mutually exclusive");
+  }
+  Status s = leveldb::ValidateElasticFilterOptions(ElasticOptionsFromFlags());
+  if (!s.ok()) FlagError("bad ElasticBF flags: " + s.ToString());
+#endif
+}
+
 void ParseFlags(int argc, char** argv) {
   const leveldb::Options defaults;
   FLAGS.write_buffer_size = static_cast<int64_t>(defaults.write_buffer_size);
   FLAGS.max_file_size = static_cast<int64_t>(defaults.max_file_size);
   FLAGS.block_size = static_cast<int64_t>(defaults.block_size);
   FLAGS.open_files = defaults.max_open_files;
+#if !defined(LEVELDB_UPSTREAM_BUILD)
+  const leveldb::ElasticFilterOptions elastic_defaults;
+  FLAGS.bf_bits_per_unit = elastic_defaults.bits_per_unit;
+  FLAGS.bf_units = elastic_defaults.units_per_segment;
+  FLAGS.bf_segment_bytes = static_cast<int64_t>(elastic_defaults.segment_bytes);
+  FLAGS.bf_memory_bits_per_key = elastic_defaults.memory_bits_per_key;
+  FLAGS.bf_memory_budget_bytes =
+      static_cast<int64_t>(elastic_defaults.memory_budget_bytes);
+  FLAGS.bf_lifetime = static_cast<int64_t>(elastic_defaults.lifetime);
+  FLAGS.bf_initial_units = elastic_defaults.initial_units;
+#endif
   for (int i = 1; i < argc; i++) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -247,6 +367,16 @@ void ParseFlags(int argc, char** argv) {
   if (FLAGS.value_size > (64 << 20)) {
     FlagError("--value_size must be at most 64 MiB");
   }
+  if (!(FLAGS.zipf > 0.0 && FLAGS.zipf < 1.0)) {
+    FlagError("--zipf must be in (0, 1)");
+  }
+  if (!(FLAGS.zero_lookup_ratio >= 0.0 && FLAGS.zero_lookup_ratio <= 1.0)) {
+    FlagError("--zero_lookup_ratio must be in [0, 1]");
+  }
+  if (FLAGS.warmup_reads > INT32_MAX) {
+    FlagError("--warmup_reads must fit in 31 bits");
+  }
+  CheckElasticFlags();
   if (FLAGS.db.empty()) {
     std::string dir;
     Status s = leveldb::Env::Default()->GetTestDirectory(&dir);
@@ -352,6 +482,498 @@ class Crc32c {
  private:
   uint32_t table_[256];
 };
+
+// ---------------------------------------------------------------------------
+// Scrambled Zipfian keys (readzipf)
+// ---------------------------------------------------------------------------
+
+// SplitMix64: a fast 64-bit generator with a full-resolution double, as a
+// Zipfian sampler needs (the Lehmer generator has only 31 bits).
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, 1).
+  double NextDouble() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+
+ private:
+  uint64_t state_;
+};
+
+// zeta(n, theta) = sum of i^-theta for i = 1..n. Summed exactly for the
+// first million terms; the rest of the tail by Euler-Maclaurin (integral
+// plus end-point and first-derivative corrections), whose error is far
+// below double precision at that distance.
+double Zeta(uint64_t n, double theta) {
+  constexpr uint64_t kExactTerms = 1000000;
+  const uint64_t exact = std::min(n, kExactTerms);
+  double sum = 0;
+  // Smallest terms first, for accuracy.
+  for (uint64_t i = exact; i >= 1; i--) {
+    sum += std::pow(static_cast<double>(i), -theta);
+  }
+  if (n <= exact) return sum;
+  const double a = static_cast<double>(exact);
+  const double b = static_cast<double>(n);
+  auto f = [theta](double x) { return std::pow(x, -theta); };
+  auto df = [theta](double x) { return -theta * std::pow(x, -theta - 1); };
+  const double integral =
+      (std::pow(b, 1 - theta) - std::pow(a, 1 - theta)) / (1 - theta);
+  // sum over (a, b] = integral + (f(b) - f(a)) / 2 + (f'(b) - f'(a)) / 12
+  return sum + integral + (f(b) - f(a)) / 2 + (df(b) - df(a)) / 12;
+}
+
+// 64-bit FNV-1a over the eight little-endian bytes of v.
+uint64_t Fnv1a64(uint64_t v) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (int i = 0; i < 8; i++) {
+    hash ^= v & 0xff;
+    hash *= 0x100000001b3ull;
+    v >>= 8;
+  }
+  return hash;
+}
+
+// YCSB's ScrambledZipfianGenerator: a rank drawn from a Zipfian(theta)
+// distribution over a huge item space (10^10 items) by the zeta-based
+// method of Gray et al., "Quickly generating billion-record synthetic
+// databases" (SIGMOD 1994), then hashed with FNV-1a and reduced modulo the
+// number of keys, so that popular keys are spread over the key space
+// instead of clustered at its start. Immutable; share across threads.
+class ScrambledZipfian {
+ public:
+  ScrambledZipfian(uint64_t num_keys, double theta)
+      : num_keys_(std::max<uint64_t>(num_keys, 1)),
+        alpha_(1.0 / (1.0 - theta)),
+        zetan_(Zeta(kItemSpace, theta)),
+        eta_((1.0 - std::pow(2.0 / kItemSpace, 1.0 - theta)) /
+             (1.0 - Zeta(2, theta) / zetan_)),
+        second_rank_limit_(1.0 + std::pow(0.5, theta)) {}
+
+  // A key index in [0, num_keys), given u uniform in [0, 1).
+  uint64_t Next(double u) const { return Scramble(Rank(u)); }
+
+  // The Zipfian rank in [0, kItemSpace) for u uniform in [0, 1): rank r
+  // has probability (r + 1)^-theta / zeta(kItemSpace, theta).
+  uint64_t Rank(double u) const {
+    const double uz = u * zetan_;
+    if (uz < 1.0) return 0;
+    if (uz < second_rank_limit_) return 1;
+    const double scaled =
+        static_cast<double>(kItemSpace) * std::pow(eta_ * u - eta_ + 1, alpha_);
+    const uint64_t rank = static_cast<uint64_t>(scaled);
+    return std::min(rank, kItemSpace - 1);
+  }
+
+  double zetan() const { return zetan_; }
+
+  static constexpr uint64_t kItemSpace = 10000000000ull;
+
+ private:
+  // YCSB takes the absolute value of the hash read as a signed 64-bit
+  // number before reducing it.
+  uint64_t Scramble(uint64_t rank) const {
+    const uint64_t hash = Fnv1a64(rank);
+    const uint64_t magnitude =
+        (hash >> 63) != 0 ? (~hash + 1) : hash;  // |hash| as int64
+    return magnitude % num_keys_;
+  }
+
+  const uint64_t num_keys_;
+  const double alpha_;
+  const double zetan_;
+  const double eta_;
+  const double second_rank_limit_;
+};
+
+// ---------------------------------------------------------------------------
+// Table I/O accounting
+// ---------------------------------------------------------------------------
+
+// Set by every benchmark thread: reads issued by such a thread are
+// foreground reads (a Get waiting for them); all others (compactions, the
+// library's background threads, the main thread) are background reads.
+thread_local bool t_benchmark_thread = false;
+
+bool IsTableFile(const std::string& fname) {
+  const size_t slash = fname.rfind('/');
+  const std::string base =
+      slash == std::string::npos ? fname : fname.substr(slash + 1);
+  auto ends_with = [&base](const char* suffix) {
+    const size_t n = std::strlen(suffix);
+    return base.size() > n && base.compare(base.size() - n, n, suffix) == 0;
+  };
+  return ends_with(".ldb") || ends_with(".sst");
+}
+
+// Read() calls on table files and the bytes they returned, split by the
+// kind of thread that issued them.
+struct TableReadCounters {
+  std::atomic<uint64_t> foreground_reads{0};
+  std::atomic<uint64_t> foreground_bytes{0};
+  std::atomic<uint64_t> background_reads{0};
+  std::atomic<uint64_t> background_bytes{0};
+
+  void Reset() {
+    foreground_reads = 0;
+    foreground_bytes = 0;
+    background_reads = 0;
+    background_bytes = 0;
+  }
+};
+
+class CountingRandomAccessFile final : public leveldb::RandomAccessFile {
+ public:
+  CountingRandomAccessFile(leveldb::RandomAccessFile* target,
+                           TableReadCounters* counters)
+      : target_(target), counters_(counters) {}
+
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override {
+    Status s = target_->Read(offset, n, result, scratch);
+    const uint64_t bytes = s.ok() ? result->size() : 0;
+    if (t_benchmark_thread) {
+      counters_->foreground_reads.fetch_add(1, std::memory_order_relaxed);
+      counters_->foreground_bytes.fetch_add(bytes, std::memory_order_relaxed);
+    } else {
+      counters_->background_reads.fetch_add(1, std::memory_order_relaxed);
+      counters_->background_bytes.fetch_add(bytes, std::memory_order_relaxed);
+    }
+    return s;
+  }
+
+ private:
+  const std::unique_ptr<leveldb::RandomAccessFile> target_;
+  TableReadCounters* const counters_;
+};
+
+// Wraps the table files opened through `base` in CountingRandomAccessFile.
+class CountingEnv final : public leveldb::EnvWrapper {
+ public:
+  explicit CountingEnv(leveldb::Env* base) : EnvWrapper(base) {}
+
+  Status NewRandomAccessFile(const std::string& fname,
+                             leveldb::RandomAccessFile** result) override {
+    Status s = target()->NewRandomAccessFile(fname, result);
+    if (s.ok() && IsTableFile(fname)) {
+      *result = new CountingRandomAccessFile(*result, &counters_);
+    }
+    return s;
+  }
+
+  TableReadCounters* counters() { return &counters_; }
+
+ private:
+  TableReadCounters counters_;
+};
+
+#if defined(LEVELDB_UPSTREAM_BUILD)
+// Upstream LevelDB has no direct-I/O Env, so the upstream build gets the
+// same behaviour as the fork's DirectIOEnv() from this wrapper around
+// Env::Default(), written against the public API only: table files are
+// opened with O_DIRECT (falling back to a buffered descriptor on EINVAL)
+// and read through 4 KiB-aligned bounce buffers; nothing is mmapped.
+
+constexpr size_t kDirectAlignment = 4096;
+
+// Owns a file descriptor; reads with pread.
+class LocalPreadFile final : public leveldb::RandomAccessFile {
+ public:
+  LocalPreadFile(std::string path, int fd, bool direct)
+      : path_(std::move(path)), fd_(fd), direct_(direct) {}
+  ~LocalPreadFile() override { ::close(fd_); }
+
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override {
+    *result = Slice();
+    if (n == 0) return Status::OK();
+    if (!direct_) return ReadBuffered(fd_, offset, n, result, scratch);
+    const uint64_t begin = offset - offset % kDirectAlignment;
+    const uint64_t end = (offset + n + kDirectAlignment - 1) /
+                         kDirectAlignment * kDirectAlignment;
+    const size_t span = static_cast<size_t>(end - begin);
+    void* memory = nullptr;
+    if (::posix_memalign(&memory, kDirectAlignment, span) != 0) {
+      return Status::IOError(path_, "cannot allocate a direct-I/O buffer");
+    }
+    std::unique_ptr<char, void (*)(void*)> buffer(static_cast<char*>(memory),
+                                                  std::free);
+    size_t done = 0;
+    while (done < span) {
+      const ssize_t got = ::pread(fd_, buffer.get() + done, span - done,
+                                  static_cast<off_t>(begin + done));
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        if (errno == EINVAL) {
+          // The filesystem refused this direct read: serve it buffered.
+          const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+          if (fd < 0) return Status::IOError(path_, std::strerror(errno));
+          Status s = ReadBuffered(fd, offset, n, result, scratch);
+          ::close(fd);
+          return s;
+        }
+        return Status::IOError(path_, std::strerror(errno));
+      }
+      if (got == 0) break;
+      done += static_cast<size_t>(got);
+      if (done % kDirectAlignment != 0) break;  // end of file
+    }
+    const size_t skip = static_cast<size_t>(offset - begin);
+    if (done > skip) {
+      const size_t length = std::min(n, done - skip);
+      std::memcpy(scratch, buffer.get() + skip, length);
+      *result = Slice(scratch, length);
+    }
+    return Status::OK();
+  }
+
+ private:
+  Status ReadBuffered(int fd, uint64_t offset, size_t n, Slice* result,
+                      char* scratch) const {
+    size_t done = 0;
+    while (done < n) {
+      const ssize_t got = ::pread(fd, scratch + done, n - done,
+                                  static_cast<off_t>(offset + done));
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        return Status::IOError(path_, std::strerror(errno));
+      }
+      if (got == 0) break;
+      done += static_cast<size_t>(got);
+    }
+    *result = Slice(scratch, done);
+    return Status::OK();
+  }
+
+  const std::string path_;
+  const int fd_;
+  const bool direct_;
+};
+
+class LocalDirectIOEnv final : public leveldb::EnvWrapper {
+ public:
+  LocalDirectIOEnv() : EnvWrapper(leveldb::Env::Default()) {}
+
+  Status NewRandomAccessFile(const std::string& fname,
+                             leveldb::RandomAccessFile** result) override {
+    if (!IsTableFile(fname))
+      return target()->NewRandomAccessFile(fname, result);
+    *result = nullptr;
+    bool direct = true;
+    int fd = ::open(fname.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
+    if (fd < 0 && errno == EINVAL) {
+      direct = false;  // no direct I/O on this filesystem
+      fd = ::open(fname.c_str(), O_RDONLY | O_CLOEXEC);
+    }
+    if (fd < 0) {
+      const int error = errno;
+      if (error == ENOENT) return Status::NotFound(fname, std::strerror(error));
+      return Status::IOError(fname, std::strerror(error));
+    }
+    *result = new LocalPreadFile(fname, fd, direct);
+    return Status::OK();
+  }
+};
+#endif  // LEVELDB_UPSTREAM_BUILD
+
+// The Env that --direct_io selects, before counting.
+leveldb::Env* BaseEnv() {
+  if (!FLAGS.direct_io) return leveldb::Env::Default();
+#if defined(LEVELDB_UPSTREAM_BUILD)
+  static LocalDirectIOEnv* local = new LocalDirectIOEnv;
+  return local;
+#else
+  return leveldb::DirectIOEnv();
+#endif
+}
+
+// ---------------------------------------------------------------------------
+// Filter memory
+// ---------------------------------------------------------------------------
+
+// The set of keys of [0, num) the database holds, maintained by this run's
+// writes (one bit per key), so that filter memory can be reported per live
+// key: --num random puts leave only about 63% of the keys distinct.
+class LiveKeys {
+ public:
+  // Starts from an empty database with keys in [0, n).
+  void ResetEmpty(uint64_t n) {
+    size_ = n;
+    words_.reset(new std::atomic<uint64_t>[(n + 63) / 64]);
+    for (uint64_t i = 0; i < (n + 63) / 64; i++) words_[i] = 0;
+    known_ = true;
+  }
+
+  // The database existed before this run: its contents are unknown.
+  void MarkUnknown() { known_ = false; }
+
+  void Insert(uint64_t k) {
+    if (known_ && k < size_) {
+      words_[k / 64].fetch_or(uint64_t{1} << (k % 64),
+                              std::memory_order_relaxed);
+    }
+  }
+  void Erase(uint64_t k) {
+    if (known_ && k < size_) {
+      words_[k / 64].fetch_and(~(uint64_t{1} << (k % 64)),
+                               std::memory_order_relaxed);
+    }
+  }
+
+  bool known() const { return known_; }
+
+  uint64_t Count() const {
+    uint64_t count = 0;
+    for (uint64_t i = 0; known_ && i < (size_ + 63) / 64; i++) {
+      count += static_cast<uint64_t>(__builtin_popcountll(words_[i].load()));
+    }
+    return count;
+  }
+
+ private:
+  bool known_ = false;
+  uint64_t size_ = 0;
+  std::unique_ptr<std::atomic<uint64_t>[]> words_;
+};
+
+bool ConsumeVarint64(Slice* in, uint64_t* value) {
+  uint64_t result = 0;
+  for (int shift = 0; shift <= 63 && !in->empty(); shift += 7) {
+    const uint8_t byte = static_cast<uint8_t>((*in)[0]);
+    in->remove_prefix(1);
+    result |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) {
+      *value = result;
+      return true;
+    }
+  }
+  return false;
+}
+
+uint32_t DecodeLittleEndian32(const char* p) {
+  const auto* b = reinterpret_cast<const uint8_t*>(p);
+  return static_cast<uint32_t>(b[0]) | (static_cast<uint32_t>(b[1]) << 8) |
+         (static_cast<uint32_t>(b[2]) << 16) |
+         (static_cast<uint32_t>(b[3]) << 24);
+}
+
+// Bytes of standard filter blocks ("filter.<policy>" entries of the
+// metaindex) in one table file, read straight from the LevelDB table
+// format: footer -> metaindex block -> handles. The block is what both
+// libraries load into memory when the table is opened (all of it, for as
+// long as the table stays open). Adds each block's size to
+// (*bytes_by_name)[metaindex key]. Returns false if the file cannot be
+// parsed (no footer yet, a compressed metaindex without snappy, ...).
+bool FilterBlockBytes(leveldb::Env* env, const std::string& fname,
+                      std::map<std::string, uint64_t>* bytes_by_name) {
+  constexpr size_t kFooterSize = 48;
+  constexpr uint64_t kMagic = 0xdb4775248b80fb57ull;
+  uint64_t file_size = 0;
+  if (!env->GetFileSize(fname, &file_size).ok() || file_size < kFooterSize) {
+    return false;
+  }
+  leveldb::RandomAccessFile* raw = nullptr;
+  if (!env->NewRandomAccessFile(fname, &raw).ok()) return false;
+  std::unique_ptr<leveldb::RandomAccessFile> file(raw);
+
+  char footer_space[kFooterSize];
+  Slice footer;
+  if (!file->Read(file_size - kFooterSize, kFooterSize, &footer, footer_space)
+           .ok() ||
+      footer.size() != kFooterSize) {
+    return false;
+  }
+  const uint64_t magic =
+      DecodeLittleEndian32(footer.data() + 40) |
+      (static_cast<uint64_t>(DecodeLittleEndian32(footer.data() + 44)) << 32);
+  if (magic != kMagic) return false;
+  Slice handles(footer.data(), 40);
+  uint64_t meta_offset, meta_size;
+  if (!ConsumeVarint64(&handles, &meta_offset) ||
+      !ConsumeVarint64(&handles, &meta_size) || meta_size > file_size ||
+      meta_offset > file_size - meta_size || meta_size + 5 > (64u << 20)) {
+    return false;
+  }
+
+  // The block and its 5-byte trailer (compression type, checksum).
+  std::string space(meta_size + 5, '\0');
+  Slice raw_block;
+  if (!file->Read(meta_offset, meta_size + 5, &raw_block, &space[0]).ok() ||
+      raw_block.size() != meta_size + 5) {
+    return false;
+  }
+  std::string block;
+  const char type = raw_block[meta_size];
+  if (type == 0) {
+    block.assign(raw_block.data(), meta_size);
+  } else if (type == 1) {
+#if defined(DB_BENCH_HAVE_SNAPPY)
+    if (!snappy::Uncompress(raw_block.data(), meta_size, &block)) return false;
+#else
+    return false;
+#endif
+  } else {
+    return false;
+  }
+
+  // Entries: varint shared, varint non-shared, varint value length, key
+  // delta, value; then the restart array and its length.
+  if (block.size() < 4) return false;
+  const uint32_t restarts = DecodeLittleEndian32(&block[block.size() - 4]);
+  if (restarts > (block.size() - 4) / 4) return false;
+  Slice entries(block.data(), block.size() - 4 - 4 * size_t{restarts});
+  std::string key;
+  std::map<std::string, uint64_t> found;  // merged only if all parses
+  while (!entries.empty()) {
+    uint64_t shared, non_shared, value_length;
+    if (!ConsumeVarint64(&entries, &shared) ||
+        !ConsumeVarint64(&entries, &non_shared) ||
+        !ConsumeVarint64(&entries, &value_length) || shared > key.size() ||
+        non_shared > entries.size() ||
+        value_length > entries.size() - non_shared) {
+      return false;
+    }
+    key.resize(shared);
+    key.append(entries.data(), non_shared);
+    entries.remove_prefix(non_shared);
+    Slice value(entries.data(), value_length);
+    entries.remove_prefix(value_length);
+    if (Slice(key).starts_with("filter.")) {
+      uint64_t offset, size;
+      if (!ConsumeVarint64(&value, &offset) ||
+          !ConsumeVarint64(&value, &size)) {
+        return false;
+      }
+      found[key] += size;
+    }
+  }
+  for (const auto& entry : found) (*bytes_by_name)[entry.first] += entry.second;
+  return true;
+}
+
+// The approximation of upstream's filter memory from the workload alone
+// (no file access): one filter per 2 KiB of table data, each at least 64
+// bits, plus a 4-byte offset per filter. Data bytes per entry are the
+// internal key (key + 8), the value after compression and ~3 bytes of
+// block entry header. Rough by construction; FilterBlockBytes() measures.
+double EstimatedUpstreamFilterBytes(int64_t entries, int64_t value_size,
+                                    int bits_per_key) {
+  if (entries <= 0 || bits_per_key < 0) return 0;
+  const double stored_value = FLAGS.compression
+                                  ? value_size * FLAGS.compression_ratio
+                                  : static_cast<double>(value_size);
+  const double entry_bytes = kKeySize + 8 + stored_value + 3;
+  const double data_bytes = entries * entry_bytes;
+  const double filters = std::ceil(data_bytes / 2048);
+  const double keys_per_filter = 2048 / entry_bytes;
+  const double filter_bits = std::max(64.0, keys_per_filter * bits_per_key);
+  return filters * (std::ceil(filter_bits / 8) + 4);
+}
 
 // ---------------------------------------------------------------------------
 // Measurements
@@ -527,6 +1149,16 @@ class Stats {
 
   void AddBytes(int64_t n) { bytes_ += n; }
 
+  int64_t ops() const { return done_; }
+
+  // Wall-clock time from the first thread's start to the last one's end.
+  double ElapsedSeconds() const { return (finish_ - start_) * 1e-6; }
+
+  // Operations per second of wall-clock time, over all threads.
+  double OpsPerSecond() const {
+    return done_ / std::max(ElapsedSeconds(), 1e-9);
+  }
+
   void AddMessage(const std::string& msg) {
     if (!message_.empty()) message_ += " ";
     message_ += msg;
@@ -584,10 +1216,15 @@ struct SharedState {
 
 struct ThreadState {
   ThreadState(int index, SharedState* s)
-      : tid(index), rng(1000 + index), shared(s) {}
+      : tid(index),
+        rng(static_cast<uint32_t>(1000 + index + FLAGS.seed)),
+        rng64(static_cast<uint64_t>(FLAGS.seed) * 0x9e3779b97f4a7c15ull +
+              static_cast<uint64_t>(index) + 1),
+        shared(s) {}
 
   const int tid;
   Rng rng;
+  SplitMix64 rng64;  // for samplers that need 53-bit doubles
   Stats stats;
   SharedState* const shared;
 };
@@ -602,10 +1239,8 @@ class Benchmark {
       : cache_(FLAGS.cache_size >= 0
                    ? leveldb::NewLRUCache(static_cast<size_t>(FLAGS.cache_size))
                    : nullptr),
-        filter_policy_(FLAGS.bloom_bits >= 0
-                           ? leveldb::NewBloomFilterPolicy(
-                                 static_cast<int>(FLAGS.bloom_bits))
-                           : nullptr) {}
+        filter_policy_(NewFilterPolicyFromFlags()),
+        env_(BaseEnv()) {}
 
   ~Benchmark() {
     delete db_;
@@ -618,7 +1253,11 @@ class Benchmark {
     std::vector<const Spec*> plan;
     if (!Plan(&plan)) return 1;
     PrintHeader();
-    if (!FLAGS.use_existing_db) DestroyDatabase();
+    if (FLAGS.use_existing_db) {
+      live_keys_.MarkUnknown();
+    } else {
+      DestroyDatabase();
+    }
     OpenDatabase();
     for (const Spec* spec : plan) RunOne(*spec);
     delete db_;
@@ -665,6 +1304,7 @@ class Benchmark {
         {"readmissing", &Benchmark::ReadMissing, nullptr, false, 1, 0, 1, false,
          0},
         {"readhot", &Benchmark::ReadHot, nullptr, false, 1, 0, 1, false, 0},
+        {"readzipf", &Benchmark::ReadZipf, nullptr, false, 1, 0, 1, false, 0},
         {"seekrandom", &Benchmark::SeekRandom, nullptr, false, 1, 0, 1, false,
          0},
         {"readwhilewriting", &Benchmark::ReadWhileWriting, nullptr, false, 1, 0,
@@ -730,13 +1370,51 @@ class Benchmark {
       OpenDatabase();
     }
 
+    const bool is_read = IsReadBenchmark(spec.name);
+    if (is_read) Warmup();
+    ResetCounters();
     if (spec.inline_run != nullptr) {
       (this->*spec.inline_run)();
+      // Only "compact" does I/O worth reporting among the inline runs.
+      if (FLAGS.io_stats && spec.inline_run == &Benchmark::Compact) {
+        SnapshotTableReads();
+        ReportIoStats(spec.name);
+      }
       return;
     }
+
     const int threads = static_cast<int>(FLAGS.threads) + spec.extra_threads;
     Stats merged = RunThreads(threads, spec.method);
     merged.Report(spec.name);
+    if (std::strncmp(spec.name, "fill", 4) == 0) {
+      std::fprintf(stdout, "load: %.0f ops/s\n", merged.OpsPerSecond());
+    }
+    if (std::strcmp(spec.name, "readzipf") == 0) ReportZipf(merged);
+    if (is_read) ReportTableReads(merged);
+    if (FLAGS.io_stats) ReportIoStats(spec.name);
+    std::fflush(stdout);
+  }
+
+  // Every figure printed after a benchmark covers that benchmark only.
+  void ResetCounters() {
+    env_.counters()->Reset();
+#if !defined(LEVELDB_UPSTREAM_BUILD)
+    leveldb::ResetIoStats(db_);
+#endif
+    zipf_found_ = 0;
+    zipf_absent_lookups_ = 0;
+    zipf_absent_found_ = 0;
+  }
+
+  void SnapshotTableReads() {
+    const TableReadCounters& c = *env_.counters();
+    table_reads_ = {c.foreground_reads.load(), c.foreground_bytes.load(),
+                    c.background_reads.load(), c.background_bytes.load()};
+  }
+
+  static bool IsReadBenchmark(const char* name) {
+    return std::strncmp(name, "read", 4) == 0 ||
+           std::strcmp(name, "seekrandom") == 0;
   }
 
   Stats RunThreads(int n, Method method) {
@@ -761,11 +1439,14 @@ class Benchmark {
     }
     for (std::thread& t : threads) t.join();
     Stats merged = states[0]->stats;
+    // Reads counted until here belong to this benchmark.
+    SnapshotTableReads();
     for (int i = 1; i < n; i++) merged.Merge(states[i]->stats);
     return merged;
   }
 
   void ThreadBody(ThreadState* state, Method method) {
+    t_benchmark_thread = true;
     SharedState* shared = state->shared;
     {
       std::unique_lock<std::mutex> lock(shared->mu);
@@ -785,8 +1466,21 @@ class Benchmark {
 
   // ---- Database lifecycle ----
 
-  leveldb::Options DatabaseOptions() const {
+  static const leveldb::FilterPolicy* NewFilterPolicyFromFlags() {
+#if !defined(LEVELDB_UPSTREAM_BUILD)
+    if (FLAGS.elastic_bf) {
+      return leveldb::NewElasticFilterPolicy(ElasticOptionsFromFlags());
+    }
+#endif
+    if (FLAGS.bloom_bits >= 0) {
+      return leveldb::NewBloomFilterPolicy(static_cast<int>(FLAGS.bloom_bits));
+    }
+    return nullptr;
+  }
+
+  leveldb::Options DatabaseOptions() {
     leveldb::Options options;
+    options.env = &env_;
     options.create_if_missing = !FLAGS.use_existing_db;
     options.block_cache = cache_;
     options.write_buffer_size = static_cast<size_t>(FLAGS.write_buffer_size);
@@ -803,6 +1497,7 @@ class Benchmark {
   }
 
   void OpenDatabase() {
+    warmed_up_ = false;
     Status s = leveldb::DB::Open(DatabaseOptions(), FLAGS.db, &db_);
     if (!s.ok()) {
       std::fprintf(stderr, "db_bench: cannot open %s: %s\n", FLAGS.db.c_str(),
@@ -812,6 +1507,7 @@ class Benchmark {
   }
 
   void DestroyDatabase() {
+    live_keys_.ResetEmpty(static_cast<uint64_t>(FLAGS.num));
     Status s = leveldb::DestroyDB(FLAGS.db, leveldb::Options());
     if (!s.ok()) {
       std::fprintf(stderr, "db_bench: cannot remove %s: %s\n", FLAGS.db.c_str(),
@@ -846,6 +1542,7 @@ class Benchmark {
         const uint64_t k =
             sequential ? static_cast<uint64_t>(i + j) : RandomKey(thread);
         batch.Put(key.Set(k), values.Next(static_cast<size_t>(value_size_)));
+        live_keys_.Insert(k);
         bytes += value_size_ + kKeySize;
       }
       Status s = db_->Write(write_options_, &batch);
@@ -868,6 +1565,7 @@ class Benchmark {
         const uint64_t k =
             sequential ? static_cast<uint64_t>(i + j) : RandomKey(thread);
         batch.Delete(key.Set(k));
+        live_keys_.Erase(k);
       }
       Status s = db_->Write(write_options_, &batch);
       if (!s.ok()) Fail("delete", s);
@@ -887,7 +1585,7 @@ class Benchmark {
 
   void Scan(ThreadState* thread, bool forward) {
     std::unique_ptr<leveldb::Iterator> iter(
-        db_->NewIterator(leveldb::ReadOptions()));
+        db_->NewIterator(BenchReadOptions()));
     int64_t bytes = 0;
     int64_t i = 0;
     if (forward) {
@@ -910,9 +1608,15 @@ class Benchmark {
   }
 
   // Point lookups of keys drawn by `pick`, appending `suffix` to each key.
+  static leveldb::ReadOptions BenchReadOptions() {
+    leveldb::ReadOptions options;
+    options.fill_cache = FLAGS.fill_cache;
+    return options;
+  }
+
   void DoReads(ThreadState* thread, const std::function<uint64_t()>& pick,
                const char* suffix) {
-    leveldb::ReadOptions options;
+    const leveldb::ReadOptions options = BenchReadOptions();
     std::string value;
     KeyBuffer key;
     int64_t found = 0;
@@ -947,7 +1651,7 @@ class Benchmark {
   }
 
   void SeekRandom(ThreadState* thread) {
-    leveldb::ReadOptions options;
+    const leveldb::ReadOptions options = BenchReadOptions();
     KeyBuffer key;
     int64_t found = 0;
     for (int64_t i = 0; i < reads_; i++) {
@@ -959,6 +1663,68 @@ class Benchmark {
     }
     thread->stats.AddMessage("(" + std::to_string(found) + " of " +
                              std::to_string(reads_) + " found)");
+  }
+
+  // --reads lookups of keys drawn from a scrambled Zipfian over [0, num);
+  // a share --zero_lookup_ratio of them asks for an absent key next to the
+  // drawn one: its key plus one byte, which sorts between it and the next
+  // key and is never written.
+  void ReadZipf(ThreadState* thread) {
+    const ScrambledZipfian& zipf = Zipf();
+    const leveldb::ReadOptions options = BenchReadOptions();
+    std::string value;
+    KeyBuffer key;
+    int64_t found = 0;
+    int64_t absent_lookups = 0;
+    int64_t absent_found = 0;
+    for (int64_t i = 0; i < reads_; i++) {
+      const uint64_t k = zipf.Next(thread->rng64.NextDouble());
+      const bool absent = FLAGS.zero_lookup_ratio > 0 &&
+                          thread->rng64.NextDouble() < FLAGS.zero_lookup_ratio;
+      Status s = db_->Get(options, key.Set(k, absent ? "." : ""), &value);
+      if (s.ok()) {
+        found++;
+        if (absent) absent_found++;
+      } else if (!s.IsNotFound()) {
+        Fail("get", s);
+      }
+      if (absent) absent_lookups++;
+      thread->stats.FinishedOps(1);
+    }
+    zipf_found_ += found;
+    zipf_absent_lookups_ += absent_lookups;
+    zipf_absent_found_ += absent_found;
+  }
+
+  const ScrambledZipfian& Zipf() {
+    std::call_once(zipf_once_, [this] {
+      zipf_ = std::make_unique<ScrambledZipfian>(
+          static_cast<uint64_t>(FLAGS.num), FLAGS.zipf);
+    });
+    return *zipf_;
+  }
+
+  // Unmeasured Gets for absent keys at evenly spaced points of the key
+  // space: each probes every level, so the tables get opened (and their
+  // index and filter blocks loaded) before the first measured read.
+  void Warmup() {
+    if (FLAGS.warmup_reads <= 0 || warmed_up_) return;
+    warmed_up_ = true;
+    const leveldb::ReadOptions options = BenchReadOptions();
+    KeyBuffer key;
+    std::string value;
+    const uint64_t n = static_cast<uint64_t>(FLAGS.warmup_reads);
+    const uint64_t space =
+        static_cast<uint64_t>(std::max<int64_t>(FLAGS.num, 1));
+    const double start = NowMicros();
+    for (uint64_t i = 0; i < n; i++) {
+      Status s = db_->Get(options, key.Set(i * space / n, "."), &value);
+      if (!s.ok() && !s.IsNotFound()) Fail("warmup get", s);
+    }
+    std::fprintf(stdout,
+                 "warmup: %" PRIu64
+                 " absent-key Gets in %.1f s (not measured)\n",
+                 n, (NowMicros() - start) * 1e-6);
   }
 
   // Thread 0 writes random keys until every reader has finished; only the
@@ -976,9 +1742,11 @@ class Benchmark {
         std::lock_guard<std::mutex> lock(shared->mu);
         if (shared->done + 1 >= shared->total) break;
       }
-      Status s = db_->Put(write_options_, key.Set(RandomKey(thread)),
+      const uint64_t k = RandomKey(thread);
+      Status s = db_->Put(write_options_, key.Set(k),
                           values.Next(static_cast<size_t>(value_size_)));
       if (!s.ok()) Fail("put", s);
+      live_keys_.Insert(k);
     }
     thread->stats.Start();  // drop the writer's numbers
   }
@@ -1002,6 +1770,150 @@ class Benchmark {
   }
 
   void PrintStats() { PrintProperty("leveldb.stats"); }
+
+  // ---- Per-benchmark reports ----
+
+  void ReportZipf(const Stats& merged) {
+    const int64_t lookups = merged.ops();
+    std::fprintf(stdout,
+                 "readzipf: %" PRId64 " lookups (theta %.2f), %" PRId64
+                 " found, %" PRId64 " not found; %" PRId64
+                 " for absent keys (%" PRId64 " of them found); %.0f Gets/s\n",
+                 lookups, FLAGS.zipf, zipf_found_.load(),
+                 lookups - zipf_found_.load(), zipf_absent_lookups_.load(),
+                 zipf_absent_found_.load(), merged.OpsPerSecond());
+  }
+
+  void ReportTableReads(const Stats& merged) {
+    const double ops = static_cast<double>(std::max<int64_t>(merged.ops(), 1));
+    std::fprintf(stdout,
+                 "foreground table reads per op: %.4f, background table "
+                 "reads: %" PRIu64 " (%.1f MB)\n",
+                 table_reads_.foreground_reads / ops,
+                 table_reads_.background_reads,
+                 table_reads_.background_bytes / 1048576.0);
+  }
+
+  // Library properties (only those this library has) and filter memory.
+  void ReportIoStats(const char* benchmark) {
+    std::fprintf(stdout, "--- I/O and memory after %s ---\n", benchmark);
+    std::fprintf(stdout,
+                 "table reads: foreground %" PRIu64
+                 " (%.1f MB), background "
+                 "%" PRIu64 " (%.1f MB)\n",
+                 table_reads_.foreground_reads,
+                 table_reads_.foreground_bytes / 1048576.0,
+                 table_reads_.background_reads,
+                 table_reads_.background_bytes / 1048576.0);
+    std::string value;
+    if (db_->GetProperty("leveldb.io-stats", &value)) {
+      std::fprintf(stdout, "leveldb.io-stats:\n%s", value.c_str());
+    }
+    std::string elastic;
+    const bool has_elastic =
+        FLAGS.elastic_bf && db_->GetProperty("leveldb.elasticbf", &elastic);
+    if (has_elastic) {
+      std::fprintf(stdout, "leveldb.elasticbf:\n%s", elastic.c_str());
+      if (!elastic.empty() && elastic.back() != '\n') std::fputc('\n', stdout);
+    }
+    if (db_->GetProperty("leveldb.approximate-memory-usage", &value)) {
+      std::fprintf(stdout, "approximate-memory-usage: %s bytes\n",
+                   value.c_str());
+    }
+    // Per-key figures are per live key when this run wrote the database.
+    const uint64_t live = live_keys_.known() ? live_keys_.Count() : 0;
+    const double keys =
+        live_keys_.known()
+            ? static_cast<double>(std::max<uint64_t>(live, 1))
+            : static_cast<double>(std::max<int64_t>(FLAGS.num, 1));
+    const char* per = live_keys_.known() ? "live key" : "--num key";
+    if (live_keys_.known()) {
+      std::fprintf(stdout, "live keys: %" PRIu64 "\n", live);
+    }
+    if (FLAGS.elastic_bf) {
+      uint64_t used = 0;
+      if (has_elastic && FindCounter(elastic, "memory_used_bytes", &used)) {
+        std::fprintf(stdout,
+                     "filter memory (elastic, loaded units): %" PRIu64
+                     " bytes = %.2f bits per %s\n",
+                     used, used * 8 / keys, per);
+      } else {
+        std::fprintf(stdout, "filter memory (elastic): not reported\n");
+      }
+    }
+    uint64_t tables = 0;
+    uint64_t skipped = 0;
+    std::map<std::string, uint64_t> by_name;
+    MeasureFilterBlocks(&by_name, &tables, &skipped);
+    uint64_t filter_bytes = 0;
+    for (const auto& entry : by_name) filter_bytes += entry.second;
+    std::fprintf(stdout,
+                 "filter blocks in %" PRIu64 " table files: %" PRIu64
+                 " bytes = %.2f bits per %s",
+                 tables, filter_bytes, filter_bytes * 8 / keys, per);
+    for (const auto& entry : by_name) {
+      std::fprintf(stdout, "; %s: %" PRIu64, entry.first.c_str(), entry.second);
+    }
+    if (skipped > 0) {
+      std::fprintf(stdout,
+                   " (%" PRIu64 " files skipped: being written or removed)",
+                   skipped);
+    }
+    std::fputc('\n', stdout);
+    if (FLAGS.bloom_bits >= 0) {
+      const double estimate = EstimatedUpstreamFilterBytes(
+          static_cast<int64_t>(keys), FLAGS.value_size,
+          static_cast<int>(FLAGS.bloom_bits));
+      std::fprintf(stdout,
+                   "estimated upstream filter memory: %.0f bytes = %.2f "
+                   "bits per %s (formula, see docs/direct-io.md)\n",
+                   estimate, estimate * 8 / keys, per);
+    }
+  }
+
+  // Reads "name: <integer>" from a property text.
+  static bool FindCounter(const std::string& text, const std::string& name,
+                          uint64_t* value) {
+    const std::string prefix = name + ":";
+    size_t line = 0;
+    while (line < text.size()) {
+      size_t end = text.find('\n', line);
+      if (end == std::string::npos) end = text.size();
+      if (text.compare(line, prefix.size(), prefix) == 0) {
+        int64_t parsed;
+        std::string digits =
+            text.substr(line + prefix.size(), end - line - prefix.size());
+        digits.erase(0, digits.find_first_not_of(" \t"));
+        digits.erase(digits.find_last_not_of(" \t") + 1);
+        if (ParseInt(digits, &parsed) && parsed >= 0) {
+          *value = static_cast<uint64_t>(parsed);
+          return true;
+        }
+        return false;
+      }
+      line = end + 1;
+    }
+    return false;
+  }
+
+  // Sum of the standard filter blocks of every table in the database
+  // directory (the filter memory of a DB whose tables are all open).
+  void MeasureFilterBlocks(std::map<std::string, uint64_t>* bytes_by_name,
+                           uint64_t* tables, uint64_t* skipped) {
+    leveldb::Env* env = leveldb::Env::Default();  // not counted
+    std::vector<std::string> children;
+    *tables = 0;
+    *skipped = 0;
+    if (!env->GetChildren(FLAGS.db, &children).ok()) return;
+    for (const std::string& child : children) {
+      if (!IsTableFile(child)) continue;
+      if (FilterBlockBytes(env, FLAGS.db + "/" + child, bytes_by_name)) {
+        ++*tables;
+      } else {
+        ++*skipped;
+      }
+    }
+  }
   void PrintSSTables() { PrintProperty("leveldb.sstables"); }
 
   // ---- Library-independent CPU benchmarks ----
@@ -1097,6 +2009,14 @@ class Benchmark {
     std::fprintf(stdout, "FileSize:   %.1f MB (estimated)\n",
                  (kKeySize + compressed_value) * FLAGS.num / 1048576.0);
     std::fprintf(stdout, "Threads:    %" PRId64 "\n", FLAGS.threads);
+    std::fprintf(stdout, "Filter:     %s\n", FilterDescription().c_str());
+#if defined(LEVELDB_UPSTREAM_BUILD)
+    const char* direct = "on (local O_DIRECT wrapper)";
+#else
+    const char* direct = "on (DirectIOEnv)";
+#endif
+    std::fprintf(stdout, "DirectIO:   %s; fill_cache=%d\n",
+                 FLAGS.direct_io ? direct : "off", FLAGS.fill_cache ? 1 : 0);
     std::fprintf(stdout, "Database:   %s\n", FLAGS.db.c_str());
 #if !defined(__OPTIMIZE__)
     std::fprintf(stdout,
@@ -1107,6 +2027,27 @@ class Benchmark {
 #endif
     std::fprintf(stdout, "%s\n", std::string(48, '-').c_str());
     std::fflush(stdout);
+  }
+
+  static std::string FilterDescription() {
+    char text[256];
+    if (FLAGS.elastic_bf) {
+      std::snprintf(text, sizeof(text),
+                    "ElasticBF: %" PRId64 " units x %" PRId64
+                    " bits/key, segment_bytes %" PRId64
+                    ", memory %.2f bits/key, budget %" PRId64
+                    " bytes, lifetime %" PRId64 ", initial units %" PRId64,
+                    FLAGS.bf_units, FLAGS.bf_bits_per_unit,
+                    FLAGS.bf_segment_bytes, FLAGS.bf_memory_bits_per_key,
+                    FLAGS.bf_memory_budget_bytes, FLAGS.bf_lifetime,
+                    FLAGS.bf_initial_units);
+    } else if (FLAGS.bloom_bits >= 0) {
+      std::snprintf(text, sizeof(text), "Bloom, %" PRId64 " bits/key",
+                    FLAGS.bloom_bits);
+    } else {
+      std::snprintf(text, sizeof(text), "none");
+    }
+    return text;
   }
 
   static void PrintEnvironment() {
@@ -1156,7 +2097,25 @@ class Benchmark {
 
   leveldb::Cache* const cache_;
   const leveldb::FilterPolicy* const filter_policy_;
+  CountingEnv env_;  // must outlive db_
   leveldb::DB* db_ = nullptr;
+  bool warmed_up_ = false;  // Warmup() done on the open database
+  LiveKeys live_keys_;
+
+  // Table reads of the last benchmark run on threads.
+  struct TableReads {
+    uint64_t foreground_reads = 0;
+    uint64_t foreground_bytes = 0;
+    uint64_t background_reads = 0;
+    uint64_t background_bytes = 0;
+  } table_reads_;
+
+  // readzipf.
+  std::once_flag zipf_once_;
+  std::unique_ptr<ScrambledZipfian> zipf_;
+  std::atomic<int64_t> zipf_found_{0};
+  std::atomic<int64_t> zipf_absent_lookups_{0};
+  std::atomic<int64_t> zipf_absent_found_{0};
 
   // Parameters of the benchmark being run.
   int64_t num_ = 0;

@@ -19,6 +19,7 @@
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
+#include "leveldb/io_stats.h"
 #include "leveldb/status.h"
 #include "leveldb/table.h"
 #include "leveldb/table_builder.h"
@@ -436,6 +437,7 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
   stats.micros = static_cast<int64_t>(env_->NowMicros() - start_micros);
   stats.bytes_written = static_cast<int64_t>(meta.file_size);
   stats_[level].Add(stats);
+  IoStats::Add(&io_stats_.compaction_bytes_written, meta.file_size);
   return s;
 }
 
@@ -856,6 +858,11 @@ Status DBImpl::DoCompactionWork(CompactionState* compact) {
     stats.bytes_written += static_cast<int64_t>(out.file_size);
   }
 
+  IoStats::Add(&io_stats_.compaction_bytes_read,
+               static_cast<uint64_t>(stats.bytes_read));
+  IoStats::Add(&io_stats_.compaction_bytes_written,
+               static_cast<uint64_t>(stats.bytes_written));
+
   mutex_.Lock();
   stats_[c->level() + 1].Add(stats);
 
@@ -932,6 +939,7 @@ int64_t DBImpl::TEST_MaxNextLevelOverlappingBytes() {
 
 Status DBImpl::Get(const ReadOptions& options, const Slice& key,
                    std::string* value) {
+  IoStats::Add(&io_stats_.gets);
   MutexLock lock(&mutex_);
   const SequenceNumber sequence = options.snapshot != nullptr
                                       ? SnapshotSequence(options.snapshot)
@@ -1109,6 +1117,17 @@ Status DBImpl::SwitchMemTable() {
     return s;
   }
 
+  // Make the old log durable before any write lands in the new one: a later
+  // synced write must never survive a crash that loses an earlier write.
+  Status synced = logfile_->Sync();
+  if (!synced.ok()) {
+    file->Close();
+    delete file;
+    env_->RemoveFile(LogFileName(dbname_, number));
+    versions_->ReuseFileNumber(number);
+    RecordBackgroundError(synced);
+    return synced;
+  }
   delete log_;
   Status closed = logfile_->Close();
   if (!closed.ok()) {
@@ -1234,6 +1253,7 @@ const DBImpl::PropertyEntry DBImpl::kProperties[] = {
     {"stats", false, &DBImpl::StatsProperty},
     {"sstables", false, &DBImpl::SSTablesProperty},
     {"approximate-memory-usage", false, &DBImpl::MemoryUsageProperty},
+    {"io-stats", false, &DBImpl::IoStatsProperty},
 };
 
 bool DBImpl::GetProperty(const Slice& property, std::string* value) {
@@ -1300,6 +1320,16 @@ bool DBImpl::MemoryUsageProperty(const Slice& /*suffix*/, std::string* value) {
   if (imm_ != nullptr) total += imm_->ApproximateMemoryUsage();
   AppendDecimal(value, static_cast<uint64_t>(total));
   return true;
+}
+
+bool DBImpl::IoStatsProperty(const Slice& /*suffix*/, std::string* value) {
+  *value = io_stats_.ToString();
+  return true;
+}
+
+void ResetIoStats(DB* db) {
+  auto* impl = dynamic_cast<DBImpl*>(db);
+  if (impl != nullptr) impl->io_stats()->Reset();
 }
 
 void DBImpl::GetApproximateSizes(const Range* range, int n, uint64_t* sizes) {

@@ -15,6 +15,7 @@
 #include "leveldb/env.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
+#include "util/io_stats.h"
 
 namespace leveldb {
 
@@ -46,6 +47,11 @@ class DBImpl : public DB {
   bool GetProperty(const Slice& property, std::string* value) override;
   void GetApproximateSizes(const Range* range, int n, uint64_t* sizes) override;
   void CompactRange(const Slice* begin, const Slice* end) override;
+
+  // Read-path and compaction counters of this DB, reported by
+  // GetProperty("leveldb.io-stats"). Thread-safe (relaxed atomics); the
+  // table layer adds its per-probe counts through a TableReadContext.
+  IoStats* io_stats() { return &io_stats_; }
 
   // Test hooks.
 
@@ -103,6 +109,8 @@ class DBImpl : public DB {
   bool SSTablesProperty(const Slice& suffix, std::string* value)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   bool MemoryUsageProperty(const Slice& suffix, std::string* value)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  bool IoStatsProperty(const Slice& suffix, std::string* value)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   Iterator* NewInternalIterator(const ReadOptions&,
@@ -213,6 +221,9 @@ class DBImpl : public DB {
   Status bg_error_ GUARDED_BY(mutex_);
 
   CompactionStats stats_[config::kNumLevels] GUARDED_BY(mutex_);
+
+  // Atomic counters: updated without mutex_.
+  IoStats io_stats_;
 };
 
 // The options the DB actually runs with: numeric fields clipped to sane

@@ -4,6 +4,8 @@
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "util/coding.h"
+#include "util/mq_schedule.h"
+#include "util/mutexlock.h"
 
 namespace leveldb {
 
@@ -37,11 +39,12 @@ struct FileNumberKey {
 }  // namespace
 
 TableCache::TableCache(const std::string& dbname, const Options& options,
-                       int entries)
+                       int entries, MQSchedule* elastic)
     : env_(options.env),
       dbname_(dbname),
       options_(options),
-      cache_(NewLRUCache(entries)) {}
+      cache_(NewLRUCache(entries)),
+      elastic_(elastic) {}
 
 TableCache::~TableCache() { delete cache_; }
 
@@ -78,8 +81,30 @@ Status TableCache::FindTable(uint64_t file_number, uint64_t file_size,
     delete file;
     return s;
   }
-  OpenTable* entry = new OpenTable{file, table};
-  *handle = cache_->Insert(key.slice(), entry, 1, &DeleteOpenTable);
+  {
+    MutexLock l(&insert_mu_);
+    *handle = cache_->Lookup(key.slice());
+    if (*handle == nullptr) {
+      *handle = cache_->Insert(key.slice(), new OpenTable{file, table}, 1,
+                               &DeleteOpenTable);
+      file = nullptr;  // now owned by the cache
+    }
+  }
+  if (file != nullptr) {
+    // Another thread opened the same table meanwhile; use its copy.
+    delete table;
+    delete file;
+    return Status::OK();
+  }
+  if (elastic_ != nullptr) {
+    // Without its filter units the table is still fully usable.
+    Status attach = table->AttachElastic(elastic_, file_number, nullptr);
+    if (!attach.ok()) {
+      Log(options_.info_log, "ElasticBF: table %llu has no filters: %s",
+          static_cast<unsigned long long>(file_number),
+          attach.ToString().c_str());
+    }
+  }
   return Status::OK();
 }
 
@@ -105,20 +130,21 @@ Iterator* TableCache::NewIterator(const ReadOptions& options,
 
 Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
                        uint64_t file_size, const Slice& k, void* arg,
-                       void (*handle_result)(void*, const Slice&,
-                                             const Slice&)) {
+                       void (*handle_result)(void*, const Slice&, const Slice&),
+                       TableReadContext* ctx) {
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
   if (!s.ok()) {
     return s;
   }
   Table* table = static_cast<OpenTable*>(cache_->Value(handle))->table;
-  s = table->InternalGet(options, k, arg, handle_result);
+  s = table->InternalGet(options, k, arg, handle_result, ctx);
   cache_->Release(handle);
   return s;
 }
 
 void TableCache::Evict(uint64_t file_number) {
+  if (elastic_ != nullptr) elastic_->ForgetFile(file_number);
   cache_->Erase(FileNumberKey(file_number).slice());
 }
 

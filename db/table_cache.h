@@ -11,16 +11,24 @@
 #include "leveldb/slice.h"
 #include "leveldb/status.h"
 #include "leveldb/table.h"
+#include "port/port.h"
+#include "port/thread_annotations.h"
 
 namespace leveldb {
 
 class Env;
 class Iterator;
+class MQSchedule;
+struct TableReadContext;
 
 class TableCache {
  public:
-  // Holds at most `entries` open tables of database `dbname`.
-  TableCache(const std::string& dbname, const Options& options, int entries);
+  // Holds at most `entries` open tables of database `dbname`. With an
+  // MQSchedule (ElasticBF), every table opened is attached to it (its
+  // initial filter units load then) and detached when it closes; the
+  // MQSchedule must outlive the TableCache.
+  TableCache(const std::string& dbname, const Options& options, int entries,
+             MQSchedule* elastic = nullptr);
   TableCache(const TableCache&) = delete;
   TableCache& operator=(const TableCache&) = delete;
   ~TableCache();
@@ -35,11 +43,15 @@ class TableCache {
 
   // Looks up internal key k in the table and calls
   // handle_result(arg, found_key, found_value) for the entry found, if any.
+  // ctx (optional) is passed to Table::InternalGet: see its requirements
+  // (an EpochGuard held by the caller, key_matched set by the handler).
   Status Get(const ReadOptions& options, uint64_t file_number,
              uint64_t file_size, const Slice& k, void* arg,
-             void (*handle_result)(void*, const Slice&, const Slice&));
+             void (*handle_result)(void*, const Slice&, const Slice&),
+             TableReadContext* ctx = nullptr);
 
-  // Drops the cached Table of file_number (used once the file is deleted).
+  // Drops the cached Table of file_number (used once the file is deleted);
+  // ElasticBF forgets the file's segments and hotness too.
   void Evict(uint64_t file_number);
 
  private:
@@ -51,6 +63,10 @@ class TableCache {
   const std::string dbname_;
   const Options& options_;
   Cache* cache_;
+  MQSchedule* const elastic_;
+  // Makes "look up, else insert" atomic, so concurrent misses on one file
+  // leave a single open Table (only that one is attached to ElasticBF).
+  port::Mutex insert_mu_;
 };
 
 }  // namespace leveldb

@@ -4,6 +4,7 @@
 #define STORAGE_LEVELDB_PORT_PORT_H_
 
 #include <cassert>
+#include <chrono>              // NOLINT
 #include <condition_variable>  // NOLINT
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +45,15 @@ class CondVar {
     std::unique_lock<std::mutex> relock(mu_->mu_, std::adopt_lock);
     cv_.wait(relock);
     relock.release();
+  }
+  // Like Wait(), but returns after about timeout_micros microseconds even
+  // without a signal. Returns true if it timed out.
+  bool TimedWait(uint64_t timeout_micros) {
+    std::unique_lock<std::mutex> relock(mu_->mu_, std::adopt_lock);
+    const std::cv_status result =
+        cv_.wait_for(relock, std::chrono::microseconds(timeout_micros));
+    relock.release();
+    return result == std::cv_status::timeout;
   }
   void Signal() { cv_.notify_one(); }
   void SignalAll() { cv_.notify_all(); }

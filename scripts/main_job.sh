@@ -14,7 +14,8 @@ source "$LEVELDB_ROOT/scripts/common.sh"
 RELEASE_DIR=${LEVELDB_RELEASE_DIR:-$LEVELDB_ROOT/build/release}
 
 # The benchmark this job runs, given the release build directory. Switching
-# to db_bench (ElasticBF on and off, next to upstream) is this one line.
+# to db_bench (ElasticBF on and off, next to upstream) is this one line, e.g.
+#   BENCHMARK=(bash "$LEVELDB_ROOT/benchmarks/compare_upstream.sh" "$RELEASE_DIR")
 BENCHMARK=(bash "$LEVELDB_ROOT/scripts/compare_micro.sh" "$RELEASE_DIR")
 
 echo "=== packages"

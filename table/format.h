@@ -69,8 +69,8 @@ struct BlockContents {
   bool heap_allocated = false;  // true if the caller must delete[] data.data()
 };
 
-// Reads the block at `handle`, checking the CRC when
-// options.verify_checksums is set, and decompressing it.
+// Reads the block at `handle`, always checking its CRC (whatever
+// options.verify_checksums says), and decompressing it.
 Status ReadBlock(RandomAccessFile* file, const ReadOptions& options,
                  const BlockHandle& handle, BlockContents* result);
 

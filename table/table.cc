@@ -1,7 +1,10 @@
 #include "leveldb/table.h"
 
+#include <atomic>
 #include <string>
+#include <utility>
 
+#include "db/dbformat.h"
 #include "leveldb/cache.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
@@ -9,9 +12,17 @@
 #include "leveldb/options.h"
 #include "table/block.h"
 #include "table/filter_block.h"
+#include "table/filter_group.h"
 #include "table/format.h"
+#include "table/read_context.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
+#include "util/elastic_filter_policy.h"
+#include "util/epoch.h"
+#include "util/hash64.h"
+#include "util/io_stats.h"
+#include "util/mq_schedule.h"
+#include "util/no_destructor.h"
 
 namespace leveldb {
 
@@ -19,6 +30,7 @@ struct Table::Rep {
   ~Rep() {
     delete filter;
     delete[] filter_data;
+    delete groups;
     delete index_block;
   }
 
@@ -27,9 +39,23 @@ struct Table::Rep {
   uint64_t file_size = 0;
   uint64_t cache_id = 0;
   FilterBlockReader* filter = nullptr;
+  // The policy `filter` probes with: the configured one, or the built-in
+  // Bloom filter for tables written by stock LevelDB.
+  const FilterPolicy* filter_reader_policy = nullptr;
   const char* filter_data = nullptr;  // owned copy of the filter, if any
   BlockHandle metaindex_handle;       // for ApproximateOffsetOf
   Block* index_block = nullptr;
+
+  // ElasticBF: the table's filter groups (null for other tables), and
+  // whether lookup keys carry an 8-byte internal suffix to strip before
+  // hashing.
+  TableFilterGroups* groups = nullptr;
+  bool elastic_strips_suffix = false;
+  // Set once by AttachElastic; file_number is written before mqs is
+  // published, and read only after mqs was seen non-null.
+  std::atomic<bool> attach_claimed{false};
+  std::atomic<MQSchedule*> mqs{nullptr};
+  uint64_t file_number = 0;
 };
 
 namespace {
@@ -69,6 +95,22 @@ void ReleaseCachedBlock(void* cache, void* handle) {
   reinterpret_cast<Cache*>(cache)->Release(
       reinterpret_cast<Cache::Handle*>(handle));
 }
+
+// Reads stock LevelDB's "filter.leveldb.BuiltinBloomFilter2" blocks. The
+// probe count comes from each filter, so bits_per_key does not matter here.
+const FilterPolicy* BuiltinBloom() {
+  static const FilterPolicy* const policy = NewBloomFilterPolicy(10);
+  return policy;
+}
+
+// The same for lookups with internal keys (the Bloom filter holds user
+// keys).
+const FilterPolicy* InternalBuiltinBloom() {
+  static NoDestructor<InternalFilterPolicy> policy(BuiltinBloom());
+  return policy.get();
+}
+
+constexpr char kBuiltinBloomName[] = "leveldb.BuiltinBloomFilter2";
 
 // A data block ready for reading. Either the caller owns `block` (when
 // cache_handle is null) or it must release cache_handle.
@@ -135,10 +177,34 @@ void Table::ReadMeta(const Footer& footer) {
   }
   Block metaindex(contents);
   BlockIterator iter(BytewiseComparator(), &metaindex);
-  std::string filter_key = "filter.";
-  filter_key.append(policy->Name());
-  iter.Seek(Slice(filter_key));
-  if (iter.Valid() && iter.key() == Slice(filter_key)) ReadFilter(iter.value());
+  auto find = [&iter](const std::string& name) {
+    iter.Seek(Slice(name));
+    return iter.Valid() && iter.key() == Slice(name);
+  };
+
+  bool strips_suffix = false;
+  if (AsElasticPolicy(policy, &strips_suffix) != nullptr &&
+      find(kElasticIndexBlockName)) {
+    rep_->elastic_strips_suffix = strips_suffix;
+    ReadElasticIndex(iter.value());
+    if (rep_->groups != nullptr) return;
+  }
+
+  const std::string own_name = std::string("filter.") + policy->Name();
+  if (find(own_name)) {
+    rep_->filter_reader_policy = policy;
+    ReadFilter(iter.value());
+    return;
+  }
+  // Tables written by stock LevelDB keep their Bloom filters under any
+  // other configured policy, until compaction rewrites them.
+  if (find(std::string("filter.") + kBuiltinBloomName)) {
+    const bool internal_keys =
+        dynamic_cast<const InternalFilterPolicy*>(policy) != nullptr;
+    rep_->filter_reader_policy =
+        internal_keys ? InternalBuiltinBloom() : BuiltinBloom();
+    ReadFilter(iter.value());
+  }
 }
 
 void Table::ReadFilter(const Slice& filter_handle_value) {
@@ -154,10 +220,55 @@ void Table::ReadFilter(const Slice& filter_handle_value) {
   }
   if (contents.heap_allocated) rep_->filter_data = contents.data.data();
   rep_->filter =
-      new FilterBlockReader(rep_->options.filter_policy, contents.data);
+      new FilterBlockReader(rep_->filter_reader_policy, contents.data);
 }
 
-Table::~Table() { delete rep_; }
+void Table::ReadElasticIndex(const Slice& index_handle_value) {
+  Slice input = index_handle_value;
+  BlockHandle handle;
+  Status s = handle.DecodeFrom(&input);
+  BlockContents contents;
+  if (s.ok()) {
+    s = ReadBlockChecked(rep_->file, rep_->file_size, MetadataReadOptions(),
+                         handle, &contents);
+  }
+  ElasticIndex index;
+  if (s.ok()) {
+    s = ElasticIndex::Decode(contents.data, rep_->file_size, &index);
+    if (contents.heap_allocated) delete[] contents.data.data();
+  }
+  if (!s.ok()) {
+    // Filters only save reads: the table stays fully readable without.
+    Log(rep_->options.info_log,
+        "ElasticBF: ignoring the filter groups of a table: %s",
+        s.ToString().c_str());
+    return;
+  }
+  rep_->groups =
+      new TableFilterGroups(std::move(index), rep_->file, rep_->file_size);
+}
+
+Status Table::AttachElastic(MQSchedule* mqs, uint64_t file_number,
+                            const InheritedHotness* inherited) {
+  Rep* r = rep_;
+  if (mqs == nullptr || r->groups == nullptr) return Status::OK();
+  if (r->attach_claimed.exchange(true, std::memory_order_acq_rel)) {
+    return Status::InvalidArgument("table is already attached to ElasticBF");
+  }
+  r->file_number = file_number;
+  r->mqs.store(mqs, std::memory_order_release);
+  const ElasticFilterPolicy* elastic =
+      AsElasticPolicy(r->options.filter_policy, nullptr);
+  const int initial = elastic == nullptr ? 0 : elastic->options().initial_units;
+  return mqs->AttachTable(file_number, r->groups, inherited, initial);
+}
+
+Table::~Table() {
+  // Units must be unpublished before the file and the groups go away.
+  MQSchedule* mqs = rep_->mqs.load(std::memory_order_acquire);
+  if (mqs != nullptr) mqs->DetachTable(rep_->file_number, rep_->groups);
+  delete rep_;
+}
 
 namespace {
 
@@ -166,7 +277,7 @@ namespace {
 Status LoadDataBlock(const Options& table_options, RandomAccessFile* file,
                      uint64_t file_size, uint64_t cache_id,
                      const ReadOptions& options, const Slice& handle_value,
-                     LoadedBlock* loaded) {
+                     LoadedBlock* loaded, bool* from_cache = nullptr) {
   Slice input = handle_value;
   BlockHandle handle;
   Status s = handle.DecodeFrom(&input);
@@ -189,6 +300,7 @@ Status LoadDataBlock(const Options& table_options, RandomAccessFile* file,
   if (loaded->cache_handle != nullptr) {
     loaded->block =
         reinterpret_cast<Block*>(cache->Value(loaded->cache_handle));
+    if (from_cache != nullptr) *from_cache = true;
     return s;
   }
   s = ReadBlockChecked(file, file_size, options, handle, &contents);
@@ -240,7 +352,26 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
                           void* arg,
                           void (*handle_result)(void*, const Slice&,
                                                 const Slice&)) {
+  return InternalGet(options, key, arg, handle_result, nullptr);
+}
+
+namespace {
+
+void Count(IoStats* stats, std::atomic<uint64_t> IoStats::*counter) {
+  if (stats != nullptr) IoStats::Add(&(stats->*counter));
+}
+
+}  // namespace
+
+Status Table::InternalGet(const ReadOptions& options, const Slice& key,
+                          void* arg,
+                          void (*handle_result)(void*, const Slice&,
+                                                const Slice&),
+                          TableReadContext* ctx) {
   const Rep* rep = rep_;
+  IoStats* const stats = ctx == nullptr ? nullptr : ctx->stats;
+  if (ctx != nullptr) ctx->ResetProbe();
+
   // Both iterators live on the stack: a lookup allocates only what reading
   // the data block itself needs.
   BlockIterator index_iter(rep->options.comparator, rep->index_block);
@@ -248,19 +379,63 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
   if (!index_iter.Valid()) return index_iter.status();
 
   const Slice handle_value = index_iter.value();
-  if (rep->filter != nullptr) {
-    Slice input = handle_value;
-    BlockHandle handle;
-    if (handle.DecodeFrom(&input).ok() &&
-        !rep->filter->KeyMayMatch(handle.offset(), key)) {
-      return Status::OK();  // the filter proves the key absent
+  Slice handle_input = handle_value;
+  BlockHandle handle;
+  const bool handle_ok = handle.DecodeFrom(&handle_input).ok();
+
+  bool consulted = false;
+  bool may_match = true;
+  MQSchedule* mqs = nullptr;
+  MultiQueue::SegmentId segment_id = 0;
+  if (rep->groups != nullptr) {
+    mqs = rep->mqs.load(std::memory_order_acquire);
+    if (mqs != nullptr && handle_ok) {
+      const uint32_t segment = rep->groups->SegmentOf(handle.offset());
+      segment_id = MultiQueue::MakeSegmentId(rep->file_number, segment);
+      uint64_t key_hash;
+      if (ctx != nullptr && ctx->has_key_hash) {
+        key_hash = ctx->key_hash;
+      } else {
+        size_t n = key.size();
+        if (rep->elastic_strips_suffix && n >= 8) n -= 8;
+        key_hash = KeyHash64(key.data(), n);
+      }
+      if (ctx != nullptr) {
+        // The caller holds an EpochGuard for the whole Get.
+        may_match = rep->groups->MayMatch(segment, key_hash, &consulted);
+      } else {
+        EpochGuard guard(mqs->epoch());
+        may_match = rep->groups->MayMatch(segment, key_hash, &consulted);
+      }
+    } else {
+      mqs = nullptr;  // nothing to record without a segment
     }
+  } else if (rep->filter != nullptr && handle_ok) {
+    consulted = true;
+    may_match = rep->filter->KeyMayMatch(handle.offset(), key);
+  }
+
+  if (consulted) {
+    if (ctx != nullptr) ctx->consulted_filter = true;
+    Count(stats, &IoStats::filter_checks);
+  }
+  if (!may_match) {
+    // The filter proves the key absent: no data block is touched.
+    if (ctx != nullptr) ctx->filter_rejected = true;
+    Count(stats, &IoStats::filter_rejections);
+    if (mqs != nullptr) mqs->RecordAccess(segment_id, /*absent=*/true);
+    return Status::OK();
   }
 
   LoadedBlock loaded;
-  Status s = LoadDataBlock(rep->options, rep->file, rep->file_size,
-                           rep->cache_id, options, handle_value, &loaded);
+  bool from_cache = false;
+  Status s =
+      LoadDataBlock(rep->options, rep->file, rep->file_size, rep->cache_id,
+                    options, handle_value, &loaded, &from_cache);
   if (!s.ok()) return s;
+  if (ctx != nullptr) ctx->read_data_block = true;
+  Count(stats, &IoStats::data_block_reads);
+  if (from_cache) Count(stats, &IoStats::data_block_cache_hits);
   {
     BlockIterator block_iter(rep->options.comparator, loaded.block);
     block_iter.Seek(key);
@@ -270,6 +445,12 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
     s = block_iter.status();
   }
   ReleaseLoadedBlock(rep->options.block_cache, loaded);
+
+  // Only the caller's handler can tell whether the key was there.
+  if (ctx != nullptr) {
+    if (!ctx->key_matched && consulted) Count(stats, &IoStats::false_positives);
+    if (mqs != nullptr) mqs->RecordAccess(segment_id, !ctx->key_matched);
+  }
   return s;
 }
 

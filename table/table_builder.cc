@@ -9,11 +9,25 @@
 #include "port/port.h"
 #include "table/block_builder.h"
 #include "table/filter_block.h"
+#include "table/filter_group.h"
 #include "table/format.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
+#include "util/elastic_filter_policy.h"
 
 namespace leveldb {
+
+namespace {
+
+// ElasticBF tables get filter groups instead of a standard filter block.
+FilterGroupBuilder* NewElasticBuilder(const FilterPolicy* policy) {
+  bool strip_suffix = false;
+  const ElasticFilterPolicy* elastic = AsElasticPolicy(policy, &strip_suffix);
+  return elastic == nullptr ? nullptr
+                            : new FilterGroupBuilder(elastic, strip_suffix);
+}
+
+}  // namespace
 
 struct TableBuilder::Rep {
   Rep(const Options& opt, WritableFile* f)
@@ -22,14 +36,18 @@ struct TableBuilder::Rep {
         file(f),
         data_block(&options),
         index_block(&index_block_options),
-        filter_block(opt.filter_policy == nullptr
+        filter_groups(NewElasticBuilder(opt.filter_policy)),
+        filter_block(opt.filter_policy == nullptr || filter_groups != nullptr
                          ? nullptr
                          : new FilterBlockBuilder(opt.filter_policy)) {
     // Index lookups binary-search every entry, so no prefix compression.
     index_block_options.block_restart_interval = 1;
   }
 
-  ~Rep() { delete filter_block; }
+  ~Rep() {
+    delete filter_block;
+    delete filter_groups;
+  }
 
   Options options;
   Options index_block_options;
@@ -40,8 +58,9 @@ struct TableBuilder::Rep {
   BlockBuilder index_block;
   std::string last_key;
   int64_t num_entries = 0;
-  bool closed = false;  // after Finish() or Abandon()
-  FilterBlockBuilder* const filter_block;
+  bool closed = false;                      // after Finish() or Abandon()
+  FilterGroupBuilder* const filter_groups;  // ElasticBF policy only
+  FilterBlockBuilder* const filter_block;   // other policies
 
   // The index entry of a flushed data block is written only once the next
   // key is known, so that its separator can be as short as possible.
@@ -92,6 +111,7 @@ void TableBuilder::Add(const Slice& key, const Slice& value) {
   }
 
   if (r->filter_block != nullptr) r->filter_block->AddKey(key);
+  if (r->filter_groups != nullptr) r->filter_groups->AddKey(key);
 
   r->last_key.assign(key.data(), key.size());
   ++r->num_entries;
@@ -109,6 +129,7 @@ void TableBuilder::Flush() {
     r->status = r->file->Flush();
   }
   if (r->filter_block != nullptr) r->filter_block->StartBlock(r->offset);
+  if (r->filter_groups != nullptr) r->filter_groups->BlockBoundary(r->offset);
 }
 
 void TableBuilder::WriteBlock(BlockBuilder* block, BlockHandle* handle) {
@@ -163,9 +184,26 @@ Status TableBuilder::Finish() {
     WriteRawBlock(r->filter_block->Finish(), kNoCompression, &filter_handle);
   }
 
+  BlockHandle elastic_index_handle;
+  bool has_elastic_index = false;
+  if (ok() && r->filter_groups != nullptr) {
+    Status s = r->filter_groups->Finish(
+        [this](const Slice& contents, BlockHandle* handle) {
+          WriteRawBlock(contents, kNoCompression, handle);
+          return status();
+        },
+        &elastic_index_handle, &has_elastic_index);
+    if (r->status.ok()) r->status = s;
+  }
+
   BlockHandle metaindex_handle;
   if (ok()) {
     BlockBuilder metaindex(&r->options);
+    if (has_elastic_index) {
+      std::string encoded_handle;
+      elastic_index_handle.EncodeTo(&encoded_handle);
+      metaindex.Add(Slice(kElasticIndexBlockName), Slice(encoded_handle));
+    }
     if (r->filter_block != nullptr) {
       std::string name = "filter.";
       name.append(r->options.filter_policy->Name());

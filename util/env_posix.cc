@@ -1,5 +1,7 @@
 // Env for POSIX systems: files through file descriptors (and mmap for
-// read-only tables), fcntl locks, one background worker thread.
+// read-only tables), fcntl locks, one background worker thread. Also the
+// direct-I/O variant returned by DirectIOEnv() (include/leveldb/direct_io.h),
+// which shares all of that and only reads table files differently.
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -23,11 +25,13 @@
 #include <utility>
 #include <vector>
 
+#include "leveldb/direct_io.h"
 #include "leveldb/env.h"
 #include "leveldb/slice.h"
 #include "leveldb/status.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
+#include "util/direct_io_test_helper.h"
 #include "util/env_posix_test_helper.h"
 #include "util/mutexlock.h"
 #include "util/no_destructor.h"
@@ -50,6 +54,15 @@ int g_read_only_fd_limit = kFdLimitFromRlimit;
 
 // Size of the user-space buffer in front of every WritableFile.
 constexpr size_t kWriteBufferSize = 64 * 1024;
+
+// Alignment of offsets, lengths and buffers of direct reads. 4 KiB is a
+// multiple of the logical block size of every common device (512 or 4096),
+// so it satisfies O_DIRECT everywhere that matters.
+constexpr size_t kDirectIOAlignment = 4096;
+
+// Test switches (see util/direct_io_test_helper.h).
+std::atomic<bool> g_simulate_no_direct_open{false};
+std::atomic<bool> g_simulate_refused_direct_reads{false};
 
 Status ErrnoToStatus(const std::string& context, int error_number) {
   if (error_number == ENOENT) {
@@ -96,14 +109,32 @@ class ResourceBudget {
 };
 
 // What a descriptor is opened for. Every open() in this file goes through
-// OpenFile(), so flag choices (O_CLOEXEC today, O_DIRECT for table files
-// later) live in one place.
-enum class OpenPurpose { kRead, kTruncateWrite, kAppend, kLock, kDirectory };
+// OpenFile(), so flag choices (O_CLOEXEC, O_DIRECT for table files read by
+// DirectIOEnv()) live in one place.
+enum class OpenPurpose {
+  kRead,
+  kDirectRead,
+  kTruncateWrite,
+  kAppend,
+  kLock,
+  kDirectory
+};
+
+#if defined(O_DIRECT)
+constexpr bool kHaveODirect = true;
+constexpr int kODirectFlag = O_DIRECT;
+#else
+// Platforms without O_DIRECT take the buffered fallback path every time.
+constexpr bool kHaveODirect = false;
+constexpr int kODirectFlag = 0;
+#endif
 
 int OpenFlagsFor(OpenPurpose purpose) {
   switch (purpose) {
     case OpenPurpose::kRead:
       return O_RDONLY | O_CLOEXEC;
+    case OpenPurpose::kDirectRead:
+      return O_RDONLY | O_CLOEXEC | kODirectFlag;
     case OpenPurpose::kTruncateWrite:
       return O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
     case OpenPurpose::kAppend:
@@ -116,8 +147,15 @@ int OpenFlagsFor(OpenPurpose purpose) {
   return O_RDONLY | O_CLOEXEC;
 }
 
-// Returns a descriptor, or -1 with errno set.
+// Returns a descriptor, or -1 with errno set. A direct open on a
+// filesystem that cannot do direct I/O fails with EINVAL.
 int OpenFile(const std::string& path, OpenPurpose purpose) {
+  if (purpose == OpenPurpose::kDirectRead &&
+      (!kHaveODirect ||
+       g_simulate_no_direct_open.load(std::memory_order_relaxed))) {
+    errno = EINVAL;
+    return -1;
+  }
   int fd;
   do {
     fd = ::open(path.c_str(), OpenFlagsFor(purpose), 0644);
@@ -291,12 +329,175 @@ class PosixMmapReadableFile final : public RandomAccessFile {
   ResourceBudget* const mmap_budget_;
 };
 
+// Table files are the only files DirectIOEnv() reads with O_DIRECT.
+bool IsTableFileName(const std::string& path) {
+  const std::string base = BaseNameOf(path);
+  auto ends_with = [&base](const char* suffix) {
+    const size_t n = std::strlen(suffix);
+    return base.size() > n && base.compare(base.size() - n, n, suffix) == 0;
+  };
+  return ends_with(".ldb") || ends_with(".sst");
+}
+
+// A heap buffer aligned for direct I/O.
+class AlignedBuffer {
+ public:
+  explicit AlignedBuffer(size_t size) {
+    void* memory = nullptr;
+    if (::posix_memalign(&memory, kDirectIOAlignment, size) == 0) {
+      data_ = static_cast<char*>(memory);
+    }
+  }
+  ~AlignedBuffer() { std::free(data_); }
+
+  AlignedBuffer(const AlignedBuffer&) = delete;
+  AlignedBuffer& operator=(const AlignedBuffer&) = delete;
+
+  char* data() const { return data_; }  // nullptr if allocation failed
+
+ private:
+  char* data_ = nullptr;
+};
+
+// Reads `length` bytes at `offset` from a descriptor opened with O_DIRECT;
+// offset, length and buf must be aligned. Stops early at end of file, which
+// a direct read reveals by returning less than a whole block. Returns the
+// byte count, or -1 with errno set.
+ssize_t DirectReadFully(int fd, char* buf, size_t length, uint64_t offset) {
+  if (g_simulate_refused_direct_reads.load(std::memory_order_relaxed)) {
+    errno = EINVAL;
+    return -1;
+  }
+  size_t done = 0;
+  while (done < length) {
+    ssize_t got = ::pread(fd, buf + done, length - done,
+                          static_cast<off_t>(offset + done));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (got == 0) break;
+    done += static_cast<size_t>(got);
+    // The next offset would be unaligned (and refused): this was the end.
+    if (done % kDirectIOAlignment != 0) break;
+  }
+  return static_cast<ssize_t>(done);
+}
+
+// Reads a table file with O_DIRECT, bypassing the page cache: every Read()
+// is one aligned pread of the blocks covering the range, into an aligned
+// bounce buffer, from which the requested bytes are copied to scratch.
+// Keeps its descriptor if the fd budget allows, else reopens per read.
+class PosixDirectRandomAccessFile final : public RandomAccessFile {
+ public:
+  // Takes ownership of `fd`, which was opened with OpenPurpose::kDirectRead.
+  PosixDirectRandomAccessFile(std::string path, int fd,
+                              ResourceBudget* fd_budget)
+      : keeps_fd_(fd_budget->TryAcquire()),
+        fd_(keeps_fd_ ? fd : -1),
+        fd_budget_(fd_budget),
+        path_(std::move(path)) {
+    if (!keeps_fd_) CloseFd(fd);
+  }
+
+  ~PosixDirectRandomAccessFile() override {
+    if (keeps_fd_) {
+      CloseFd(fd_);
+      fd_budget_->Return();
+    }
+  }
+
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override {
+    *result = Slice();
+    if (n == 0) return Status::OK();
+    // Keep offset + n, rounded up to a block, representable as an off_t.
+    constexpr uint64_t kMaxEnd =
+        static_cast<uint64_t>(std::numeric_limits<off_t>::max()) -
+        kDirectIOAlignment;
+    if (offset > kMaxEnd || n > kMaxEnd - offset) {
+      return Status::InvalidArgument(path_, "read offset too large");
+    }
+    const uint64_t begin = offset - offset % kDirectIOAlignment;
+    const uint64_t end = RoundUpToBlock(offset + n);
+    const size_t span = static_cast<size_t>(end - begin);
+
+    AlignedBuffer buffer(span);
+    if (buffer.data() == nullptr) {
+      return Status::IOError(path_, "cannot allocate a direct-I/O buffer");
+    }
+    int fd = fd_;
+    if (!keeps_fd_) {
+      fd = OpenFile(path_, OpenPurpose::kDirectRead);
+      if (fd < 0 && errno == EINVAL) {
+        return ReadBuffered(offset, n, result, scratch);
+      }
+      if (fd < 0) return ErrnoToStatus(path_, errno);
+    }
+    ssize_t got = DirectReadFully(fd, buffer.data(), span, begin);
+    int saved_errno = errno;
+    if (!keeps_fd_) CloseFd(fd);
+    if (got < 0) {
+      // Some filesystems accept O_DIRECT at open time but refuse the I/O.
+      if (saved_errno == EINVAL) {
+        return ReadBuffered(offset, n, result, scratch);
+      }
+      return ErrnoToStatus(path_, saved_errno);
+    }
+
+    const size_t skip = static_cast<size_t>(offset - begin);
+    const size_t available = static_cast<size_t>(got);
+    if (available > skip) {
+      const size_t length = std::min(n, available - skip);
+      std::memcpy(scratch, buffer.data() + skip, length);
+      *result = Slice(scratch, length);
+    }
+    return Status::OK();
+  }
+
+ private:
+  static uint64_t RoundUpToBlock(uint64_t x) {
+    return (x + kDirectIOAlignment - 1) / kDirectIOAlignment *
+           kDirectIOAlignment;
+  }
+
+  // Serves a read that direct I/O refused through an ordinary descriptor,
+  // so the caller still gets its bytes.
+  Status ReadBuffered(uint64_t offset, size_t n, Slice* result,
+                      char* scratch) const {
+    int fd = OpenFile(path_, OpenPurpose::kRead);
+    if (fd < 0) return ErrnoToStatus(path_, errno);
+    ssize_t got = ReadFully(fd, scratch, n, static_cast<off_t>(offset));
+    int saved_errno = errno;
+    CloseFd(fd);
+    if (got < 0) return ErrnoToStatus(path_, saved_errno);
+    *result = Slice(scratch, static_cast<size_t>(got));
+    return Status::OK();
+  }
+
+  const bool keeps_fd_;
+  const int fd_;  // -1 when !keeps_fd_.
+  ResourceBudget* const fd_budget_;
+  const std::string path_;
+};
+
+// fsyncs a directory so that entries created, removed or renamed in it
+// survive a crash.
+Status SyncDirectory(const std::string& dir) {
+  int fd = OpenFile(dir, OpenPurpose::kDirectory);
+  if (fd < 0) return ErrnoToStatus(dir, errno);
+  Status s;
+  if (::fsync(fd) != 0) s = ErrnoToStatus(dir, errno);
+  CloseFd(fd);
+  return s;
+}
+
 class PosixWritableFile final : public WritableFile {
  public:
   PosixWritableFile(std::string path, int fd)
       : fd_(fd),
         buffered_(0),
-        is_manifest_(BaseNameOf(path).rfind("MANIFEST", 0) == 0),
+        dir_entry_synced_(false),
         path_(std::move(path)) {}
 
   ~PosixWritableFile() override {
@@ -344,8 +545,13 @@ class PosixWritableFile final : public WritableFile {
     if (fd_ < 0) return ClosedError();
     Status s = FlushBuffer();
     if (s.ok()) s = SyncFd(fd_, path_);
-    // A new MANIFEST is only reachable after its directory entry is durable.
-    if (s.ok() && is_manifest_) s = SyncDirectory(DirectoryOf(path_));
+    // A synced file is only reachable after a crash if its directory entry
+    // is durable too (new logs, tables and MANIFESTs alike), so the first
+    // Sync through this handle also syncs the directory.
+    if (s.ok() && !dir_entry_synced_) {
+      s = SyncDirectory(DirectoryOf(path_));
+      dir_entry_synced_ = s.ok();
+    }
     return s;
   }
 
@@ -360,19 +566,11 @@ class PosixWritableFile final : public WritableFile {
     return s;
   }
 
-  static Status SyncDirectory(const std::string& dir) {
-    int fd = OpenFile(dir, OpenPurpose::kDirectory);
-    if (fd < 0) return ErrnoToStatus(dir, errno);
-    Status s;
-    if (::fsync(fd) != 0) s = ErrnoToStatus(dir, errno);
-    CloseFd(fd);
-    return s;
-  }
 
   int fd_;
   char buffer_[kWriteBufferSize];
   size_t buffered_;
-  const bool is_manifest_;
+  bool dir_entry_synced_;
   const std::string path_;
 };
 
@@ -460,6 +658,25 @@ class PosixEnv final : public Env {
     return Status::OK();
   }
 
+  // A file read with O_DIRECT when its filesystem allows it, else with
+  // ordinary pread (never mmap, so reads still reach the file). Used by
+  // DirectIOEnv() for table files.
+  Status NewDirectRandomAccessFile(const std::string& fname,
+                                   RandomAccessFile** result) {
+    *result = nullptr;
+    int fd = OpenFile(fname, OpenPurpose::kDirectRead);
+    if (fd >= 0) {
+      *result = new PosixDirectRandomAccessFile(fname, fd, &fd_budget_);
+      return Status::OK();
+    }
+    if (errno != EINVAL) return ErrnoToStatus(fname, errno);
+    // EINVAL: this filesystem cannot do direct I/O.
+    fd = OpenFile(fname, OpenPurpose::kRead);
+    if (fd < 0) return ErrnoToStatus(fname, errno);
+    *result = new PosixRandomAccessFile(fname, fd, &fd_budget_);
+    return Status::OK();
+  }
+
   Status NewWritableFile(const std::string& fname,
                          WritableFile** result) override {
     return OpenWritable(fname, OpenPurpose::kTruncateWrite, result);
@@ -518,6 +735,10 @@ class PosixEnv final : public Env {
     if (::rename(src.c_str(), target.c_str()) != 0) {
       return ErrnoToStatus(src, errno);
     }
+    // Renames install CURRENT; make the new name durable. The rename itself
+    // has happened, so a failed directory sync is not reported as a failed
+    // rename (callers would then delete the file the new name points to).
+    SyncDirectory(DirectoryOf(target));
     return Status::OK();
   }
 
@@ -652,6 +873,31 @@ class PosixEnv final : public Env {
   ResourceBudget fd_budget_;
 };
 
+PosixEnv* DefaultPosixEnv() {
+  static NoDestructor<PosixEnv> default_env;
+  return default_env.get();
+}
+
+// Env::Default() in every respect (it forwards everything to it, so files,
+// locks and the background thread are shared) except that table files are
+// read with direct I/O.
+class DirectIOPosixEnv final : public EnvWrapper {
+ public:
+  explicit DirectIOPosixEnv(PosixEnv* posix)
+      : EnvWrapper(posix), posix_(posix) {}
+
+  Status NewRandomAccessFile(const std::string& fname,
+                             RandomAccessFile** result) override {
+    if (!IsTableFileName(fname)) {
+      return posix_->NewRandomAccessFile(fname, result);
+    }
+    return posix_->NewDirectRandomAccessFile(fname, result);
+  }
+
+ private:
+  PosixEnv* const posix_;
+};
+
 }  // namespace
 
 void EnvPosixTestHelper::SetReadOnlyFDLimit(int limit) {
@@ -662,9 +908,19 @@ void EnvPosixTestHelper::SetReadOnlyMMapLimit(int limit) {
   g_mmap_limit = limit;
 }
 
-Env* Env::Default() {
-  static NoDestructor<PosixEnv> default_env;
-  return default_env.get();
+void DirectIOTestHelper::SimulateUnsupportedFilesystem(bool on) {
+  g_simulate_no_direct_open.store(on, std::memory_order_relaxed);
+}
+
+void DirectIOTestHelper::SimulateRefusedReads(bool on) {
+  g_simulate_refused_direct_reads.store(on, std::memory_order_relaxed);
+}
+
+Env* Env::Default() { return DefaultPosixEnv(); }
+
+Env* DirectIOEnv() {
+  static NoDestructor<DirectIOPosixEnv> direct_env(DefaultPosixEnv());
+  return direct_env.get();
 }
 
 }  // namespace leveldb

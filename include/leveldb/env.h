@@ -87,25 +87,24 @@ class LEVELDB_EXPORT Env {
   virtual Status GetChildren(const std::string& dir,
                              std::vector<std::string>* result) = 0;
 
-  // Removes the file `fname`.  New Env implementations override this one.
-  // The default forwards to DeleteFile so that older subclasses which only
-  // override DeleteFile keep working.  New callers should use RemoveFile.
+  // Deletes `fname`. Implementations written for 1.23 override this; the
+  // base version calls DeleteFile so an Env written against the old name
+  // still works.
   virtual Status RemoveFile(const std::string& fname);
 
-  // Deprecated spelling of RemoveFile, kept for old callers and old
-  // subclasses.  The default forwards to RemoveFile.  Will go away.
+  // Old name of RemoveFile, kept for source compatibility; the base version
+  // calls RemoveFile. Prefer RemoveFile in new code.
   virtual Status DeleteFile(const std::string& fname);
 
   // Creates the directory `dirname`.
   virtual Status CreateDir(const std::string& dirname) = 0;
 
-  // Removes the directory `dirname`.  New Env implementations override this
-  // one.  The default forwards to DeleteDir for the benefit of older
-  // subclasses.  New callers should use RemoveDir.
+  // Deletes the directory `dirname`. The base version calls DeleteDir, for
+  // Env implementations written against the old name.
   virtual Status RemoveDir(const std::string& dirname);
 
-  // Deprecated spelling of RemoveDir; the default forwards to RemoveDir.
-  // Will go away.
+  // Old name of RemoveDir, kept for source compatibility; the base version
+  // calls RemoveDir. Prefer RemoveDir in new code.
   virtual Status DeleteDir(const std::string& dirname);
 
   // Stores the size in bytes of `fname` in *file_size.

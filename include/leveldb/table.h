@@ -15,10 +15,13 @@ namespace leveldb {
 class Block;
 class BlockHandle;
 class Footer;
+struct InheritedHotness;
+class MQSchedule;
 struct Options;
 class RandomAccessFile;
 struct ReadOptions;
 class TableCache;
+struct TableReadContext;
 
 // An immutable, persistent, sorted string -> string map stored in one file
 // (an "sstable").  Safe to use from several threads without locking.
@@ -63,8 +66,26 @@ class LEVELDB_EXPORT Table {
                      void (*handle_result)(void* arg, const Slice& k,
                                            const Slice& v));
 
+  // The same with per-lookup state (may be null): uses ctx's key hash for
+  // ElasticBF, reports what the probe did in ctx's flags and counters, and
+  // records the access with the MQSchedule. When ctx is not null the caller
+  // must be inside an EpochGuard of the attached MQSchedule's epoch() for
+  // the whole call, and its handle_result must set ctx->key_matched when
+  // the entry it is given has the user key looked up.
+  Status InternalGet(const ReadOptions&, const Slice& key, void* arg,
+                     void (*handle_result)(void* arg, const Slice& k,
+                                           const Slice& v),
+                     TableReadContext* ctx);
+
+  // ElasticBF: registers this table (file `file_number`) with the DB's
+  // MQSchedule, which loads its initial filter units. No-op (OK) for a
+  // table without filter groups. Call once; the destructor detaches.
+  Status AttachElastic(MQSchedule* mqs, uint64_t file_number,
+                       const InheritedHotness* inherited);
+
   void ReadMeta(const Footer& footer);
   void ReadFilter(const Slice& filter_handle_value);
+  void ReadElasticIndex(const Slice& index_handle_value);
 
   Rep* const rep_;
 };

@@ -4,15 +4,13 @@
 //   (a) upstream writes; upstream and the fork dump it identically;
 //   (b) the fork writes; upstream dumps it identically to (a);
 //   (c) both writers produce byte-identical files.
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <tuple>
 
 #include "gtest/gtest.h"
 #include "leveldb/env.h"
+#include "tests/interop/interop_process.h"
 #include "tests/test_util.h"
 
 #ifndef INTEROP_FORK_TOOL
@@ -33,37 +31,9 @@ const char kForkTool[] = INTEROP_FORK_TOOL;
 const char kUpstreamTool[] = INTEROP_UPSTREAM_TOOL;
 const char kForkLibDir[] = INTEROP_FORK_LIBDIR;
 
-std::string Quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out + "'";
-}
-
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
-
-// Runs `tool args`, stdout to out_path; returns "" on success, else the exit
-// status and stderr.
-std::string RunTool(const std::string& tool, const std::string& args,
-                    const std::string& out_path) {
-  const std::string err_path = out_path + ".stderr";
-  const std::string cmd = Quote(tool) + " " + args + " >" + Quote(out_path) +
-                          " 2>" + Quote(err_path);
-  int rc = std::system(cmd.c_str());
-  if (rc == 0) return "";
-  return "`" + cmd + "` exited with status " + std::to_string(rc) + ": " +
-         ReadWholeFile(err_path);
-}
+using interop::Quote;
+using interop::ReadWholeFile;
+using interop::RunTool;
 
 // "" when equal, else where the two differ.
 std::string FirstDifference(const std::string& a, const std::string& b) {

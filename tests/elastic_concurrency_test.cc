@@ -1,0 +1,186 @@
+// Gets from several threads through TableCache while the MQSchedule loads
+// and evicts filter units as fast as it can and tables open and close: no
+// false negative, no false positive answer, and the budget always holds.
+#include <algorithm>
+#include <atomic>
+#include <chrono>  // NOLINT
+#include <memory>
+#include <string>
+#include <thread>  // NOLINT
+#include <vector>
+
+#include "db/filename.h"
+#include "db/table_cache.h"
+#include "gtest/gtest.h"
+#include "leveldb/elastic_filter.h"
+#include "leveldb/env.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/helpers/memenv.h"
+#include "leveldb/options.h"
+#include "table/filter_group.h"
+#include "table/read_context.h"
+#include "tests/elastic_test_helpers.h"
+#include "tests/test_util.h"
+#include "util/epoch.h"
+#include "util/hash64.h"
+#include "util/io_stats.h"
+#include "util/mq_schedule.h"
+#include "util/random.h"
+
+namespace leveldb {
+namespace {
+
+constexpr int kTables = 24;
+constexpr int kKeysPerTable = 2000;
+constexpr int kThreads = 4;
+
+struct Counters {
+  std::atomic<uint64_t> gets{0};
+  std::atomic<uint64_t> missing{0};      // present key not found
+  std::atomic<uint64_t> phantom{0};      // absent key found
+  std::atomic<uint64_t> wrong_value{0};  // present key, other value
+  std::atomic<uint64_t> errors{0};       // non-OK status
+};
+
+TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
+  std::unique_ptr<Env> env(NewMemEnv(Env::Default()));
+  const std::string dbname = "/elastic_concurrency";
+  ASSERT_TRUE(env->CreateDir(dbname).ok());
+
+  ElasticFilterOptions eo;
+  eo.segment_bytes = 4096;
+  eo.lifetime = 1;  // everything not touched by the last Get is expired
+  eo.initial_units = 1;
+  std::unique_ptr<const FilterPolicy> policy(NewElasticFilterPolicy(eo));
+  Options options;
+  options.env = env.get();
+  options.block_size = 1024;
+  options.compression = kNoCompression;
+  options.filter_policy = policy.get();
+
+  std::vector<test::KVVector> contents(kTables);
+  std::vector<uint64_t> sizes(kTables);
+  uint64_t largest_unit = 0;
+  for (int t = 0; t < kTables; ++t) {
+    test::KVVector& kvs = contents[t];
+    for (int i = 0; i < kKeysPerTable; ++i) {
+      const int n = t * kKeysPerTable + i;
+      kvs.emplace_back(test::PresentKey(n), "value" + std::to_string(n));
+    }
+    const std::string bytes = test::BuildTableBytes(options, kvs);
+    ElasticIndex index;
+    ASSERT_TRUE(test::ReadElasticIndexOf(bytes, &index).ok());
+    ASSERT_GE(index.num_segments(), 4u);
+    for (uint32_t s = 0; s < index.num_segments(); ++s) {
+      largest_unit = std::max(largest_unit, index.segment(s).unit_size);
+    }
+    ASSERT_TRUE(
+        WriteStringToFile(env.get(), bytes, TableFileName(dbname, t + 1)).ok());
+    sizes[t] = bytes.size();
+  }
+
+  IoStats stats;
+  MQScheduleOptions mo;
+  mo.elastic = eo;
+  mo.elastic.memory_budget_bytes = 4 * largest_unit;  // a few units only
+  mo.stats = &stats;
+  mo.min_auto_lifetime = 1;
+  MQSchedule mqs(mo);
+  Counters counters;
+  {
+    // Far fewer cache slots than tables: tables close and reopen (detach
+    // and attach) all the time too.
+    TableCache cache(dbname, options, 4, &mqs);
+
+    std::atomic<bool> stop{false};
+    std::atomic<int> over_budget{0};
+    std::thread monitor([&] {
+      while (!stop.load()) {
+        uint64_t used, budget;
+        mqs.GetMemory(&used, &budget);
+        if (used > budget) over_budget.fetch_add(1);
+        std::this_thread::yield();
+      }
+    });
+
+    auto worker = [&](int id) {
+      Random rnd(test::RandomSeed() + id);
+      while (!stop.load(std::memory_order_relaxed)) {
+        // Most Gets go to a hot table that changes every few thousand Gets,
+        // so units keep moving between segments.
+        const int hot = static_cast<int>((mqs.Now() / 5000) % kTables);
+        const int t = rnd.OneIn(4) ? rnd.Uniform(kTables) : hot;
+        const int i = rnd.Uniform(kKeysPerTable);
+        const int n = t * kKeysPerTable + i;
+        const bool absent = rnd.OneIn(2);
+        const std::string key =
+            absent ? test::AbsentKey(n) : test::PresentKey(n);
+
+        EpochGuard guard(mqs.epoch());  // as DBImpl::Get does
+        mqs.Tick();
+        TableReadContext ctx;
+        ctx.key_hash = KeyHash64(key.data(), key.size());
+        ctx.has_key_hash = true;
+        ctx.stats = &stats;
+        test::Lookup lookup;
+        lookup.user_key = key;
+        lookup.ctx = &ctx;
+        const Status s = cache.Get(ReadOptions(), t + 1, sizes[t], key, &lookup,
+                                   &test::SaveLookup, &ctx);
+        counters.gets.fetch_add(1, std::memory_order_relaxed);
+        if (!s.ok()) {
+          counters.errors.fetch_add(1);
+        } else if (absent && lookup.found) {
+          counters.phantom.fetch_add(1);
+        } else if (!absent && !lookup.found) {
+          counters.missing.fetch_add(1);
+        } else if (!absent && lookup.value != "value" + std::to_string(n)) {
+          counters.wrong_value.fetch_add(1);
+        }
+        if (!absent && ctx.filter_rejected) counters.missing.fetch_add(1);
+      }
+    };
+    std::vector<std::thread> workers;
+    for (int w = 0; w < kThreads; ++w) workers.emplace_back(worker, w);
+    // Run for 1.5 s, longer if the machine is so busy that little happened
+    // by then, but never more than a minute.
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      const auto elapsed = std::chrono::steady_clock::now() - start;
+      const MQSchedule::Stats now = mqs.GetStats();
+      const bool enough = counters.gets.load() >= 20000 &&
+                          now.unit_loads >= 50 && now.unit_evictions >= 50;
+      if ((enough && elapsed >= std::chrono::milliseconds(1500)) ||
+          elapsed >= std::chrono::seconds(60)) {
+        break;
+      }
+    }
+    stop.store(true);
+    for (auto& w : workers) w.join();
+    monitor.join();
+    EXPECT_EQ(0, over_budget.load());
+    mqs.WaitIdle();
+    std::string error;
+    EXPECT_TRUE(mqs.TEST_CheckInvariants(&error)) << error;
+  }
+  // The cache is gone: every table detached, all units freed.
+  const MQSchedule::Stats st = mqs.GetStats();
+  SCOPED_TRACE(mqs.StatsString() + stats.ToString());
+  EXPECT_EQ(0u, st.attached_tables);
+  EXPECT_EQ(0u, st.installed_bytes);
+
+  EXPECT_GT(counters.gets.load(), 1000u);
+  EXPECT_EQ(0u, counters.missing.load());
+  EXPECT_EQ(0u, counters.phantom.load());
+  EXPECT_EQ(0u, counters.wrong_value.load());
+  EXPECT_EQ(0u, counters.errors.load());
+  // The filters were really in use and really churning.
+  EXPECT_GT(stats.filter_rejections.load(), 0u);
+  EXPECT_GT(st.unit_loads, 10u);
+  EXPECT_GT(st.unit_evictions, 10u);
+  EXPECT_EQ(0u, st.unit_load_failures);
+}
+
+}  // namespace
+}  // namespace leveldb

@@ -1,0 +1,357 @@
+// Tables and filter policies mixed: stock Bloom tables under ElasticBF,
+// elastic tables under other policies, the Get path's counters, and the
+// elastic table format seen by a plain reader.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "db/filename.h"
+#include "db/table_cache.h"
+#include "gtest/gtest.h"
+#include "leveldb/comparator.h"
+#include "leveldb/elastic_filter.h"
+#include "leveldb/env.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/helpers/memenv.h"
+#include "leveldb/iterator.h"
+#include "leveldb/options.h"
+#include "leveldb/table.h"
+#include "table/filter_group.h"
+#include "table/read_context.h"
+#include "tests/elastic_test_helpers.h"
+#include "util/epoch.h"
+#include "util/hash64.h"
+#include "util/io_stats.h"
+#include "util/mq_schedule.h"
+
+namespace leveldb {
+namespace {
+
+constexpr int kKeys = 10000;
+
+std::string IKey(const std::string& user_key, SequenceNumber seq) {
+  return InternalKey(user_key, seq, kTypeValue).Encode().ToString();
+}
+
+// Entries as the DB writes them: internal keys.
+test::KVVector InternalEntries(int n) {
+  test::KVVector kvs;
+  for (const auto& kv : test::MakeEntries(n, 30)) {
+    kvs.emplace_back(IKey(kv.first, 5), kv.second);
+  }
+  return kvs;
+}
+
+// What a batch of lookups did.
+struct Outcome {
+  int found = 0;
+  int wrong = 0;  // absent found, or present missed
+  int rejected = 0;
+  int consulted = 0;
+  int block_reads = 0;
+};
+
+class ElasticTableTest : public testing::Test {
+ protected:
+  ElasticTableTest()
+      : env_(NewMemEnv(Env::Default())),
+        icmp_(BytewiseComparator()),
+        dbname_("/ettest"),
+        bloom_(NewBloomFilterPolicy(10)),
+        internal_bloom_(bloom_.get()) {
+    EXPECT_TRUE(env_->CreateDir(dbname_).ok());
+    write_options_.env = env_.get();
+    write_options_.comparator = &icmp_;
+    write_options_.block_size = 1024;
+    read_options_ = write_options_;
+  }
+
+  void UseElastic(const ElasticFilterOptions& eo) {
+    elastic_.reset(NewElasticFilterPolicy(eo));
+    internal_elastic_ = std::make_unique<InternalFilterPolicy>(elastic_.get());
+    eo_ = eo;
+  }
+
+  uint64_t Write(uint64_t number, const test::KVVector& kvs) {
+    const std::string bytes = test::BuildTableBytes(write_options_, kvs);
+    EXPECT_FALSE(bytes.empty());
+    EXPECT_TRUE(
+        WriteStringToFile(env_.get(), bytes, TableFileName(dbname_, number))
+            .ok());
+    files_[number] = bytes;
+    return bytes.size();
+  }
+
+  std::unique_ptr<MQSchedule> NewSchedule() {
+    MQScheduleOptions mo;
+    mo.elastic = eo_;
+    mo.elastic.memory_budget_bytes = size_t{1} << 30;
+    mo.background_thread = false;
+    mo.ring_capacity = size_t{1} << 16;  // holds every probe of a test
+    mo.stats = &stats_;
+    return std::make_unique<MQSchedule>(mo);
+  }
+
+  // Looks up every present key and as many absent ones (internal lookup
+  // keys, as Version::Get builds them).
+  Outcome LookupAll(TableCache* cache, MQSchedule* mqs, uint64_t number,
+                    uint64_t size, bool use_ctx = true, bool pass_hash = true) {
+    Outcome out;
+    std::unique_ptr<EpochGuard> guard;
+    if (mqs != nullptr) guard = std::make_unique<EpochGuard>(mqs->epoch());
+    for (int i = 0; i < kKeys; ++i) {
+      for (int absent = 0; absent < 2; ++absent) {
+        const std::string user =
+            absent ? test::AbsentKey(i) : test::PresentKey(i);
+        const std::string lookup_key =
+            InternalKey(user, kMaxSequenceNumber, kValueTypeForSeek)
+                .Encode()
+                .ToString();
+        TableReadContext ctx;
+        if (pass_hash) {
+          ctx.key_hash = KeyHash64(user.data(), user.size());
+          ctx.has_key_hash = true;
+        }
+        ctx.stats = &stats_;
+        test::Lookup lookup;
+        lookup.user_key = user;
+        lookup.internal_keys = true;
+        lookup.ctx = use_ctx ? &ctx : nullptr;
+        const Status s =
+            cache->Get(ReadOptions(), number, size, lookup_key, &lookup,
+                       &test::SaveLookup, use_ctx ? &ctx : nullptr);
+        EXPECT_TRUE(s.ok()) << s.ToString();
+        if (lookup.found) ++out.found;
+        if (lookup.found == static_cast<bool>(absent)) ++out.wrong;
+        if (ctx.filter_rejected) ++out.rejected;
+        if (ctx.consulted_filter) ++out.consulted;
+        if (ctx.read_data_block) ++out.block_reads;
+        // A rejected probe never reads a block.
+        EXPECT_FALSE(ctx.filter_rejected && ctx.read_data_block);
+      }
+    }
+    return out;
+  }
+
+  std::unique_ptr<Env> env_;
+  const InternalKeyComparator icmp_;
+  const std::string dbname_;
+  std::unique_ptr<const FilterPolicy> bloom_;
+  InternalFilterPolicy internal_bloom_;
+  std::unique_ptr<const FilterPolicy> elastic_;
+  std::unique_ptr<InternalFilterPolicy> internal_elastic_;
+  ElasticFilterOptions eo_;
+  Options write_options_;
+  Options read_options_;
+  IoStats stats_;
+  std::map<uint64_t, std::string> files_;
+};
+
+TEST_F(ElasticTableTest, StockBloomTablesKeepTheirFiltersUnderElasticBF) {
+  write_options_.filter_policy = &internal_bloom_;  // as stock LevelDB does
+  const uint64_t size = Write(1, InternalEntries(kKeys));
+  BlockHandle h;
+  ASSERT_TRUE(
+      test::FindMetaBlock(files_[1], "filter.leveldb.BuiltinBloomFilter2", &h));
+
+  UseElastic(ElasticFilterOptions());
+  read_options_.filter_policy = internal_elastic_.get();
+  auto mqs = NewSchedule();
+  TableCache cache(dbname_, read_options_, 10, mqs.get());
+  const Outcome out = LookupAll(&cache, mqs.get(), 1, size);
+  EXPECT_EQ(kKeys, out.found);
+  EXPECT_EQ(0, out.wrong);
+  EXPECT_EQ(2 * kKeys, out.consulted);
+  // 10 bits per key: about 1% of absent keys pass.
+  EXPECT_GT(out.rejected, kKeys * 95 / 100);
+  EXPECT_EQ(2 * kKeys - out.rejected, out.block_reads);
+  EXPECT_EQ(static_cast<uint64_t>(2 * kKeys), stats_.filter_checks.load());
+  EXPECT_EQ(static_cast<uint64_t>(out.rejected),
+            stats_.filter_rejections.load());
+  EXPECT_EQ(static_cast<uint64_t>(out.block_reads),
+            stats_.data_block_reads.load());
+  EXPECT_EQ(static_cast<uint64_t>(kKeys - out.rejected),
+            stats_.false_positives.load());
+  EXPECT_EQ(0u, mqs->GetStats().attached_tables);
+}
+
+TEST_F(ElasticTableTest, StockBloomTablesUnderAnotherPolicyWithUserKeys) {
+  // Tables written outside the DB hold user keys with the plain policy.
+  write_options_.comparator = BytewiseComparator();
+  write_options_.filter_policy = bloom_.get();
+  const std::string bytes =
+      test::BuildTableBytes(write_options_, test::MakeEntries(kKeys, 30));
+  UseElastic(ElasticFilterOptions());
+  read_options_.comparator = BytewiseComparator();
+  read_options_.filter_policy = elastic_.get();
+  test::StringSource source(bytes);
+  Table* raw = nullptr;
+  ASSERT_TRUE(Table::Open(read_options_, &source, bytes.size(), &raw).ok());
+  std::unique_ptr<Table> table(raw);
+  // Through the public API only: every key is still there.
+  std::unique_ptr<Iterator> it(table->NewIterator(ReadOptions()));
+  int n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) ++n;
+  EXPECT_EQ(kKeys, n);
+
+  // And through the cache, the filter rejects absent keys.
+  ASSERT_TRUE(
+      WriteStringToFile(env_.get(), bytes, TableFileName(dbname_, 2)).ok());
+  TableCache cache(dbname_, read_options_, 10);
+  int rejected = 0;
+  for (int i = 0; i < kKeys; ++i) {
+    const std::string key = test::AbsentKey(i);
+    TableReadContext ctx;
+    test::Lookup lookup;
+    lookup.user_key = key;
+    lookup.ctx = &ctx;
+    ASSERT_TRUE(cache
+                    .Get(ReadOptions(), 2, bytes.size(), key, &lookup,
+                         &test::SaveLookup, &ctx)
+                    .ok());
+    EXPECT_FALSE(lookup.found);
+    if (ctx.filter_rejected) ++rejected;
+  }
+  EXPECT_GT(rejected, kKeys * 95 / 100);
+}
+
+TEST_F(ElasticTableTest, ElasticTablesWorkWithoutFiltersUnderOtherPolicies) {
+  UseElastic(ElasticFilterOptions());
+  write_options_.filter_policy = internal_elastic_.get();
+  const uint64_t size = Write(3, InternalEntries(kKeys));
+
+  const FilterPolicy* policies[] = {&internal_bloom_, nullptr};
+  for (const FilterPolicy* policy : policies) {
+    read_options_.filter_policy = policy;
+    auto mqs = NewSchedule();
+    TableCache cache(dbname_, read_options_, 10, mqs.get());
+    const Outcome out = LookupAll(&cache, mqs.get(), 3, size);
+    EXPECT_EQ(kKeys, out.found);
+    EXPECT_EQ(0, out.wrong);
+    EXPECT_EQ(0, out.consulted);
+    EXPECT_EQ(0, out.rejected);
+    EXPECT_EQ(2 * kKeys, out.block_reads);
+    EXPECT_EQ(0u, mqs->GetStats().attached_tables);
+  }
+  EXPECT_EQ(0u, stats_.false_positives.load());
+}
+
+TEST_F(ElasticTableTest, ElasticTablesAreValidLevelDBTables) {
+  UseElastic(ElasticFilterOptions());
+  write_options_.filter_policy = internal_elastic_.get();
+  const test::KVVector kvs = InternalEntries(kKeys);
+  Write(4, kvs);
+  const std::string& bytes = files_[4];
+
+  // The metaindex names only the elastic index; data blocks come first.
+  std::vector<std::pair<std::string, BlockHandle>> meta;
+  ASSERT_TRUE(test::ReadMetaIndex(bytes, &meta).ok());
+  ASSERT_EQ(1u, meta.size());
+  EXPECT_EQ(kElasticIndexBlockName, meta[0].first);
+  ElasticIndex index;
+  ASSERT_TRUE(test::ReadElasticIndexOf(bytes, &index).ok());
+  for (const BlockHandle& h : test::DataBlockHandles(bytes, &icmp_)) {
+    EXPECT_LT(h.offset() + h.size(), index.region_offset(0));
+  }
+
+  // A reader without any policy sees the same entries.
+  Options plain;
+  plain.comparator = &icmp_;
+  test::StringSource source(bytes);
+  Table* raw = nullptr;
+  ASSERT_TRUE(Table::Open(plain, &source, bytes.size(), &raw).ok());
+  std::unique_ptr<Table> table(raw);
+  std::unique_ptr<Iterator> it(table->NewIterator(ReadOptions()));
+  size_t i = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next(), ++i) {
+    ASSERT_LT(i, kvs.size());
+    EXPECT_EQ(kvs[i].first, it->key().ToString());
+    EXPECT_EQ(kvs[i].second, it->value().ToString());
+  }
+  EXPECT_TRUE(it->status().ok());
+  EXPECT_EQ(kvs.size(), i);
+  // Offsets still make sense with the units between data and index.
+  EXPECT_LE(table->ApproximateOffsetOf(kvs.back().first),
+            index.region_offset(0));
+}
+
+TEST_F(ElasticTableTest, StandardPolicyTablesCarryNoElasticBlocks) {
+  write_options_.filter_policy = &internal_bloom_;
+  Write(5, InternalEntries(2000));
+  Write(6, InternalEntries(2000));
+  EXPECT_EQ(files_[5], files_[6]);  // deterministic
+  std::vector<std::pair<std::string, BlockHandle>> meta;
+  ASSERT_TRUE(test::ReadMetaIndex(files_[5], &meta).ok());
+  ASSERT_EQ(1u, meta.size());
+  EXPECT_EQ("filter.leveldb.BuiltinBloomFilter2", meta[0].first);
+}
+
+TEST_F(ElasticTableTest, GetPathCountsWhatItDoes) {
+  ElasticFilterOptions eo;
+  eo.initial_units = 6;  // the full group: nearly every absent key rejected
+  UseElastic(eo);
+  write_options_.filter_policy = internal_elastic_.get();
+  read_options_.filter_policy = internal_elastic_.get();
+  const uint64_t size = Write(7, InternalEntries(kKeys));
+  auto mqs = NewSchedule();
+  TableCache cache(dbname_, read_options_, 10, mqs.get());
+
+  const Outcome out = LookupAll(&cache, mqs.get(), 7, size);
+  EXPECT_EQ(kKeys, out.found);
+  EXPECT_EQ(0, out.wrong);
+  EXPECT_EQ(2 * kKeys, out.consulted);
+  EXPECT_GT(out.rejected, kKeys - 5);
+  EXPECT_EQ(2 * kKeys - out.rejected, out.block_reads);
+  EXPECT_EQ(static_cast<uint64_t>(kKeys - out.rejected),
+            stats_.false_positives.load());
+  EXPECT_EQ(static_cast<uint64_t>(out.block_reads),
+            stats_.data_block_reads.load());
+
+  // Every probe was recorded, absent ones as absent.
+  mqs->WaitIdle();
+  const MQSchedule::Stats st = mqs->GetStats();
+  EXPECT_EQ(static_cast<uint64_t>(2 * kKeys), st.records);
+  uint64_t absent = 0, accesses = 0;
+  std::vector<MultiQueue::Hotness> hot;
+  ASSERT_TRUE(mqs->GetSegmentHotness(7, &hot));
+  for (const auto& h : hot) {
+    absent += h.absent_probes;
+    accesses += h.accesses;
+  }
+  EXPECT_EQ(static_cast<uint64_t>(kKeys), absent);
+  EXPECT_EQ(static_cast<uint64_t>(2 * kKeys), accesses);
+}
+
+TEST_F(ElasticTableTest, LookupsWithoutContextOrKeyHash) {
+  UseElastic(ElasticFilterOptions());  // one unit per segment at open
+  write_options_.filter_policy = internal_elastic_.get();
+  read_options_.filter_policy = internal_elastic_.get();
+  const uint64_t size = Write(8, InternalEntries(kKeys));
+  auto mqs = NewSchedule();
+  TableCache cache(dbname_, read_options_, 10, mqs.get());
+
+  // The table hashes the user part of the lookup key itself.
+  Outcome out = LookupAll(&cache, mqs.get(), 8, size, /*use_ctx=*/true,
+                          /*pass_hash=*/false);
+  EXPECT_EQ(kKeys, out.found);
+  EXPECT_EQ(0, out.wrong);
+  EXPECT_GT(out.rejected, kKeys * 80 / 100);  // one 4-bit unit: ~85%
+  mqs->WaitIdle();
+  const uint64_t records = mqs->GetStats().records;
+  EXPECT_EQ(static_cast<uint64_t>(2 * kKeys), records);
+
+  // Without a context (and without a guard held by the caller): correct
+  // answers, and only rejections are recorded.
+  out = LookupAll(&cache, nullptr, 8, size, /*use_ctx=*/false);
+  EXPECT_EQ(kKeys, out.found);
+  EXPECT_EQ(0, out.wrong);
+  mqs->WaitIdle();
+  const uint64_t rejected_without_ctx = mqs->GetStats().records - records;
+  EXPECT_GT(rejected_without_ctx, static_cast<uint64_t>(kKeys * 80 / 100));
+  EXPECT_LE(rejected_without_ctx, static_cast<uint64_t>(kKeys));
+}
+
+}  // namespace
+}  // namespace leveldb

@@ -1,0 +1,253 @@
+// Helpers shared by the ElasticBF table tests: building tables in memory,
+// finding their meta blocks, files that count or hold up reads, and a
+// lookup handler that fills a TableReadContext the way the DB does.
+#ifndef STORAGE_LEVELDB_TESTS_ELASTIC_TEST_HELPERS_H_
+#define STORAGE_LEVELDB_TESTS_ELASTIC_TEST_HELPERS_H_
+
+#include <atomic>
+#include <condition_variable>  // NOLINT
+#include <cstdarg>
+#include <cstdio>
+#include <memory>
+#include <mutex>  // NOLINT
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "leveldb/comparator.h"
+#include "leveldb/env.h"
+#include "leveldb/options.h"
+#include "leveldb/table_builder.h"
+#include "table/block.h"
+#include "table/filter_group.h"
+#include "table/format.h"
+#include "table/read_context.h"
+#include "tests/table_test_helpers.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace leveldb {
+namespace test {
+
+// Sorted user keys "k<8 digits>" (even numbers only, so that odd numbers
+// make absent keys interleaved with present ones) and values.
+inline std::string PresentKey(int i) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "k%08d", 2 * i);
+  return buf;
+}
+inline std::string AbsentKey(int i) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "k%08d", 2 * i + 1);
+  return buf;
+}
+inline KVVector MakeEntries(int n, size_t value_size) {
+  KVVector kvs;
+  kvs.reserve(n);
+  for (int i = 0; i < n; ++i) {
+    std::string value = "v" + std::to_string(i);
+    value.resize(value_size, 'x');
+    kvs.emplace_back(PresentKey(i), value);
+  }
+  return kvs;
+}
+
+// Writes the entries (in order) as a table and returns the file's bytes.
+inline std::string BuildTableBytes(const Options& options,
+                                   const KVVector& kvs) {
+  StringSink sink;
+  TableBuilder builder(options, &sink);
+  for (const auto& kv : kvs) builder.Add(Slice(kv.first), Slice(kv.second));
+  Status s = builder.Finish();
+  if (!s.ok()) return std::string();
+  return sink.contents();
+}
+
+inline Status ReadFooter(const std::string& file, Footer* footer) {
+  if (file.size() < Footer::kEncodedLength) {
+    return Status::Corruption("short file");
+  }
+  Slice in(file.data() + file.size() - Footer::kEncodedLength,
+           Footer::kEncodedLength);
+  return footer->DecodeFrom(&in);
+}
+
+// Every (name, handle) of the metaindex.
+inline Status ReadMetaIndex(
+    const std::string& file,
+    std::vector<std::pair<std::string, BlockHandle>>* entries) {
+  Footer footer;
+  Status s = ReadFooter(file, &footer);
+  if (!s.ok()) return s;
+  StringSource source(file);
+  ReadOptions ro;
+  ro.verify_checksums = true;
+  BlockContents contents;
+  s = ReadBlock(&source, ro, footer.metaindex_handle(), &contents);
+  if (!s.ok()) return s;
+  Block block(contents);
+  BlockIterator it(BytewiseComparator(), &block);
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    Slice v = it.value();
+    BlockHandle h;
+    s = h.DecodeFrom(&v);
+    if (!s.ok()) return s;
+    entries->emplace_back(it.key().ToString(), h);
+  }
+  return it.status();
+}
+
+inline bool FindMetaBlock(const std::string& file, const std::string& name,
+                          BlockHandle* handle) {
+  std::vector<std::pair<std::string, BlockHandle>> entries;
+  if (!ReadMetaIndex(file, &entries).ok()) return false;
+  for (const auto& e : entries) {
+    if (e.first == name) {
+      *handle = e.second;
+      return true;
+    }
+  }
+  return false;
+}
+
+inline Status ReadElasticIndexOf(const std::string& file, ElasticIndex* index) {
+  BlockHandle h;
+  if (!FindMetaBlock(file, kElasticIndexBlockName, &h)) {
+    return Status::NotFound("no elastic index");
+  }
+  StringSource source(file);
+  ReadOptions ro;
+  ro.verify_checksums = true;
+  BlockContents contents;
+  Status s = ReadBlock(&source, ro, h, &contents);
+  if (!s.ok()) return s;
+  s = ElasticIndex::Decode(contents.data, file.size(), index);
+  if (contents.heap_allocated) delete[] contents.data.data();
+  return s;
+}
+
+// Handles (offset, size) of the data blocks, from the index block.
+inline std::vector<BlockHandle> DataBlockHandles(const std::string& file,
+                                                 const Comparator* cmp) {
+  std::vector<BlockHandle> handles;
+  Footer footer;
+  if (!ReadFooter(file, &footer).ok()) return handles;
+  StringSource source(file);
+  BlockContents contents;
+  if (!ReadBlock(&source, ReadOptions(), footer.index_handle(), &contents)
+           .ok()) {
+    return handles;
+  }
+  Block block(contents);
+  BlockIterator it(cmp, &block);
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    Slice v = it.value();
+    BlockHandle h;
+    if (h.DecodeFrom(&v).ok()) handles.push_back(h);
+  }
+  return handles;
+}
+
+// A RandomAccessFile over a string that counts reads and can hold them up
+// at a gate (for "load in flight" tests).
+class GatedFile : public RandomAccessFile {
+ public:
+  explicit GatedFile(std::string contents) : source_(std::move(contents)) {}
+
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override {
+    reads_.fetch_add(1);
+    {
+      std::unique_lock<std::mutex> l(mu_);
+      ++waiting_;
+      changed_.notify_all();
+      changed_.wait(l, [this] { return open_; });
+      --waiting_;
+    }
+    return source_.Read(offset, n, result, scratch);
+  }
+
+  void SetOpen(bool open) {
+    std::lock_guard<std::mutex> l(mu_);
+    open_ = open;
+    changed_.notify_all();
+  }
+  // Blocks until at least one reader waits at the closed gate.
+  void AwaitBlockedReader() {
+    std::unique_lock<std::mutex> l(mu_);
+    changed_.wait(l, [this] { return waiting_ > 0; });
+  }
+  int reads() const { return reads_.load(); }
+  uint64_t size() const { return source_.Size(); }
+
+ private:
+  StringSource source_;
+  mutable std::atomic<int> reads_{0};
+  mutable std::mutex mu_;
+  mutable std::condition_variable changed_;
+  mutable int waiting_ = 0;
+  bool open_ = true;
+};
+
+// Keeps every line logged.
+class CapturingLogger : public Logger {
+ public:
+  void Logv(const char* format, std::va_list ap) override {
+    char buf[1024];
+    std::vsnprintf(buf, sizeof(buf), format, ap);
+    std::lock_guard<std::mutex> l(mu_);
+    lines_.emplace_back(buf);
+  }
+  std::vector<std::string> lines() const {
+    std::lock_guard<std::mutex> l(mu_);
+    return lines_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::string> lines_;
+};
+
+// A lookup's outcome, filled by SaveLookup like the DB's handler: the entry
+// counts as a match when its key (user part when internal_keys) equals the
+// key looked up.
+struct Lookup {
+  std::string user_key;
+  bool internal_keys = false;
+  TableReadContext* ctx = nullptr;
+  bool found = false;
+  std::string value;
+};
+
+inline void SaveLookup(void* arg, const Slice& k, const Slice& v) {
+  Lookup* lookup = static_cast<Lookup*>(arg);
+  Slice user = k;
+  if (lookup->internal_keys && user.size() >= 8) {
+    user = Slice(user.data(), user.size() - 8);
+  }
+  if (user == Slice(lookup->user_key)) {
+    lookup->found = true;
+    lookup->value = v.ToString();
+    if (lookup->ctx != nullptr) lookup->ctx->key_matched = true;
+  }
+}
+
+// Rewrites the raw block at `handle` with new contents of the same size,
+// and a type-0 trailer whose CRC matches them.
+inline void RewriteBlock(std::string* file, const BlockHandle& handle,
+                         const std::string& contents) {
+  const size_t off = static_cast<size_t>(handle.offset());
+  file->replace(off, contents.size(), contents);
+  char trailer[kBlockTrailerSize];
+  trailer[0] = 0;
+  uint32_t crc = crc32c::Value(contents.data(), contents.size());
+  crc = crc32c::Extend(crc, trailer, 1);
+  StoreFixed32(trailer + 1, crc32c::Mask(crc));
+  file->replace(off + contents.size(), kBlockTrailerSize,
+                std::string(trailer, kBlockTrailerSize));
+}
+
+}  // namespace test
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_TESTS_ELASTIC_TEST_HELPERS_H_

@@ -1,0 +1,471 @@
+// MQSchedule over an in-memory set of elastic tables: access records drive
+// unit loads and evictions under a budget.
+#include "util/mq_schedule.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>  // NOLINT
+#include <memory>
+#include <string>
+#include <thread>  // NOLINT
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "leveldb/elastic_filter.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/options.h"
+#include "table/filter_group.h"
+#include "tests/elastic_test_helpers.h"
+#include "tests/test_util.h"
+#include "util/io_stats.h"
+#include "util/random.h"
+
+namespace leveldb {
+namespace {
+
+// One table of the set, with its file and runtime filter state.
+struct MemTable {
+  std::unique_ptr<test::GatedFile> file;
+  ElasticIndex index;
+  std::unique_ptr<TableFilterGroups> groups;
+};
+
+class MQScheduleTest : public testing::Test {
+ protected:
+  // Tables of `keys` keys cut into segments of about 4 KiB of data.
+  void MakeTables(int count, int keys, int units_per_segment = 6) {
+    ElasticFilterOptions eo;
+    eo.units_per_segment = units_per_segment;
+    eo.segment_bytes = 4096;
+    std::unique_ptr<const FilterPolicy> policy(NewElasticFilterPolicy(eo));
+    Options options;
+    options.block_size = 1024;
+    options.compression = kNoCompression;
+    options.filter_policy = policy.get();
+    for (int t = 0; t < count; ++t) {
+      auto table = std::make_unique<MemTable>();
+      const std::string bytes =
+          test::BuildTableBytes(options, test::MakeEntries(keys + t, 20));
+      ASSERT_TRUE(test::ReadElasticIndexOf(bytes, &table->index).ok());
+      table->file = std::make_unique<test::GatedFile>(bytes);
+      table->groups = std::make_unique<TableFilterGroups>(
+          table->index, table->file.get(), bytes.size());
+      tables_.push_back(std::move(table));
+    }
+  }
+
+  MQScheduleOptions Opts(uint64_t budget, uint64_t lifetime, bool background,
+                         int units = 6) {
+    MQScheduleOptions o;
+    o.elastic.units_per_segment = units;
+    o.elastic.memory_budget_bytes = budget;
+    o.elastic.lifetime = lifetime;
+    o.background_thread = background;
+    o.stats = &stats_;
+    o.info_log = &logger_;
+    return o;
+  }
+
+  static uint64_t FileNumber(size_t t) { return 100 + t; }
+  static MultiQueue::SegmentId Seg(size_t t, uint32_t s) {
+    return MultiQueue::MakeSegmentId(FileNumber(t), s);
+  }
+
+  Status Attach(MQSchedule* mqs, size_t t, int initial,
+                const InheritedHotness* inherited = nullptr) {
+    return mqs->AttachTable(FileNumber(t), tables_[t]->groups.get(), inherited,
+                            initial);
+  }
+
+  static void ExpectInvariants(const MQSchedule& mqs) {
+    std::string error;
+    EXPECT_TRUE(mqs.TEST_CheckInvariants(&error)) << error;
+  }
+
+  std::vector<std::unique_ptr<MemTable>> tables_;
+  IoStats stats_;
+  test::CapturingLogger logger_;
+};
+
+TEST_F(MQScheduleTest, HotSegmentsGainUnitsAndExpiredOnesGiveThemUp) {
+  MakeTables(1, 3000);
+  const ElasticIndex& index = tables_[0]->index;
+  ASSERT_GE(index.num_segments(), 3u);
+  // A: the segment with the largest units, so one of its units makes room
+  // for one of B's.
+  uint32_t a = 0;
+  for (uint32_t s = 1; s < index.num_segments(); ++s) {
+    if (index.segment(s).unit_size > index.segment(a).unit_size) a = s;
+  }
+  const uint32_t b = (a + 1) % index.num_segments();
+  const uint64_t unit_a = index.segment(a).unit_size;
+  MQSchedule mqs(Opts(6 * unit_a, /*lifetime=*/10, /*background=*/false));
+  ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/0).ok());
+  TableFilterGroups* groups = tables_[0]->groups.get();
+  EXPECT_EQ(0, groups->LoadedCount(a));
+
+  // Each absent probe of A earns it one more unit while memory is free.
+  for (int i = 1; i <= 6; ++i) {
+    mqs.TEST_SetClock(i);
+    mqs.RecordAccess(Seg(0, a), /*absent=*/true);
+    mqs.WaitIdle();
+    EXPECT_EQ(i, groups->LoadedCount(a));
+    ExpectInvariants(mqs);
+  }
+  // Full, and A is not expired: B gets nothing.
+  mqs.TEST_SetClock(7);
+  mqs.RecordAccess(Seg(0, b), true);
+  mqs.WaitIdle();
+  EXPECT_EQ(0, groups->LoadedCount(b));
+  EXPECT_EQ(6, groups->LoadedCount(a));
+  EXPECT_GE(mqs.GetStats().mq.rejected_no_victims, 1u);
+
+  // Long after A's last access, A is expired and gives B a unit.
+  mqs.TEST_SetClock(100);
+  mqs.RecordAccess(Seg(0, b), true);
+  mqs.WaitIdle();
+  EXPECT_EQ(1, groups->LoadedCount(b));
+  EXPECT_EQ(5, groups->LoadedCount(a));
+  const MQSchedule::Stats st = mqs.GetStats();
+  EXPECT_EQ(1u, st.unit_evictions);
+  EXPECT_EQ(1u, st.mq.swaps);
+  EXPECT_EQ(7u, st.unit_loads);
+  EXPECT_EQ(7u, stats_.unit_loads.load());
+  EXPECT_EQ(1u, stats_.unit_evictions.load());
+  EXPECT_EQ(5 * unit_a + index.segment(b).unit_size, st.installed_bytes);
+  ExpectInvariants(mqs);
+
+  // Present-key probes never earn units: filters cannot save their reads.
+  const uint32_t c = (b + 1) % index.num_segments();
+  if (c != a) {
+    for (int i = 0; i < 5; ++i) mqs.RecordAccess(Seg(0, c), false);
+    mqs.WaitIdle();
+    EXPECT_EQ(0, groups->LoadedCount(c));
+  }
+  mqs.DetachTable(FileNumber(0), groups);
+  EXPECT_EQ(0u, mqs.GetStats().installed_bytes);
+}
+
+TEST_F(MQScheduleTest, InitialUnitsComeInOneSequentialReadPerUnit) {
+  MakeTables(2, 3000);
+  MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
+  ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/2).ok());
+  EXPECT_EQ(2, tables_[0]->file->reads());
+  EXPECT_EQ(2u, mqs.GetStats().region_reads);
+  for (uint32_t s = 0; s < tables_[0]->index.num_segments(); ++s) {
+    EXPECT_EQ(2, tables_[0]->groups->LoadedCount(s));
+  }
+  ExpectInvariants(mqs);
+
+  // Room for unit 0 of three segments only: three single reads.
+  const ElasticIndex& index = tables_[1]->index;
+  ASSERT_GT(index.num_segments(), 3u);
+  uint64_t used, budget;
+  mqs.GetMemory(&used, &budget);
+  MQSchedule tight(Opts(index.segment(0).unit_size +
+                            index.segment(1).unit_size +
+                            index.segment(2).unit_size,
+                        0, false));
+  ASSERT_TRUE(Attach(&tight, 1, /*initial=*/1).ok());
+  EXPECT_EQ(3, tables_[1]->file->reads());
+  EXPECT_EQ(0u, tight.GetStats().region_reads);
+  EXPECT_EQ(3u, tight.GetStats().unit_loads);
+  EXPECT_EQ(1, tables_[1]->groups->LoadedCount(2));
+  EXPECT_EQ(0, tables_[1]->groups->LoadedCount(3));
+  ExpectInvariants(tight);
+  tight.DetachTable(FileNumber(1), tables_[1]->groups.get());
+  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+}
+
+TEST_F(MQScheduleTest, BudgetFollowsTheKeysOfAttachedTables) {
+  MakeTables(2, 3000);
+  MQScheduleOptions o = Opts(0, 0, false);
+  o.elastic.memory_bits_per_key = 8;  // two 4-bit units per key
+  MQSchedule mqs(o);
+  ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/6).ok());
+  const uint64_t keys0 = tables_[0]->index.total_keys();
+  const uint64_t keys1 = tables_[1]->index.total_keys();
+  uint64_t used, budget;
+  mqs.GetMemory(&used, &budget);
+  EXPECT_EQ(keys0, budget);  // 8 bits per key = 1 byte per key
+  EXPECT_LE(used, budget);
+  EXPECT_GT(used, budget / 2);
+  ExpectInvariants(mqs);
+
+  ASSERT_TRUE(Attach(&mqs, 1, /*initial=*/6).ok());
+  mqs.GetMemory(&used, &budget);
+  EXPECT_EQ(keys0 + keys1, budget);
+  EXPECT_LE(used, budget);
+  ExpectInvariants(mqs);
+
+  mqs.DetachTable(FileNumber(1), tables_[1]->groups.get());
+  mqs.GetMemory(&used, &budget);
+  EXPECT_EQ(keys0, budget);
+  EXPECT_LE(used, budget);
+  for (uint32_t s = 0; s < tables_[1]->index.num_segments(); ++s) {
+    EXPECT_EQ(0, tables_[1]->groups->LoadedCount(s));
+  }
+  ExpectInvariants(mqs);
+  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+  mqs.GetMemory(&used, &budget);
+  EXPECT_EQ(0u, used);
+  EXPECT_EQ(0u, budget);
+}
+
+TEST_F(MQScheduleTest, HotnessSurvivesCloseAndIsForgottenWithTheFile) {
+  MakeTables(1, 3000);
+  MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
+  ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
+  mqs.TEST_SetClock(42);
+  for (int i = 0; i < 3; ++i) mqs.RecordAccess(Seg(0, 1), true);
+  mqs.RecordAccess(Seg(0, 1), false);
+  mqs.WaitIdle();
+  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+
+  std::vector<MultiQueue::Hotness> hot;
+  ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  ASSERT_EQ(tables_[0]->index.num_segments(), hot.size());
+  EXPECT_EQ(3u, hot[1].absent_probes);
+  EXPECT_EQ(4u, hot[1].accesses);
+  EXPECT_EQ(42u, hot[1].last_access);
+  EXPECT_EQ(0u, hot[0].accesses);
+
+  // Reopened (a new instance): the hotness is still there, and inherited
+  // values are ignored for segments the schedule already knows.
+  TableFilterGroups reopened(tables_[0]->index, tables_[0]->file.get(),
+                             tables_[0]->file->size());
+  InheritedHotness inherited;
+  inherited.segments.assign(tables_[0]->index.num_segments(),
+                            MultiQueue::Hotness{9, 9, 9});
+  ASSERT_TRUE(mqs.AttachTable(FileNumber(0), &reopened, &inherited, 0).ok());
+  ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  EXPECT_EQ(3u, hot[1].absent_probes);
+  mqs.ForgetFile(FileNumber(0));
+  EXPECT_FALSE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  EXPECT_EQ(0u, mqs.GetStats().attached_tables);
+  mqs.DetachTable(FileNumber(0), &reopened);  // no longer attached: no-op
+}
+
+TEST_F(MQScheduleTest, InheritedHotnessSeedsNewSegments) {
+  MakeTables(1, 3000);
+  MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
+  InheritedHotness inherited;
+  for (uint32_t s = 0; s < tables_[0]->index.num_segments(); ++s) {
+    inherited.segments.push_back(MultiQueue::Hotness{s * 10, s * 20, 7});
+  }
+  ASSERT_TRUE(Attach(&mqs, 0, 1, &inherited).ok());
+  std::vector<MultiQueue::Hotness> hot;
+  ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  for (uint32_t s = 0; s < hot.size(); ++s) {
+    EXPECT_EQ(s * 10, hot[s].absent_probes);
+    EXPECT_EQ(s * 20, hot[s].accesses);
+  }
+  EXPECT_GT(mqs.GetStats().mq.expected_extra_io, 0.0);
+  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+}
+
+TEST_F(MQScheduleTest, DetachWaitsForALoadInFlight) {
+  MakeTables(1, 3000);
+  MQSchedule mqs(Opts(uint64_t{1} << 30, 0, /*background=*/true));
+  ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
+  test::GatedFile* file = tables_[0]->file.get();
+  file->SetOpen(false);
+  mqs.RecordAccess(Seg(0, 2), true);
+  file->AwaitBlockedReader();  // the background thread is reading the unit
+
+  std::atomic<bool> detached{false};
+  std::thread closer([&] {
+    mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+    detached.store(true);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(detached.load());  // still waiting for the read
+  file->SetOpen(true);
+  closer.join();
+  EXPECT_TRUE(detached.load());
+  mqs.WaitIdle();
+  for (uint32_t s = 0; s < tables_[0]->index.num_segments(); ++s) {
+    EXPECT_EQ(0, tables_[0]->groups->LoadedCount(s));
+  }
+  EXPECT_EQ(0u, mqs.GetStats().installed_bytes);
+  EXPECT_EQ(0u, mqs.GetStats().attached_tables);
+  ExpectInvariants(mqs);
+}
+
+TEST_F(MQScheduleTest, FullRingDropsRecordsWithoutBlocking) {
+  MakeTables(1, 3000);
+  MQScheduleOptions o = Opts(uint64_t{1} << 30, 0, false);
+  o.ring_capacity = 64;
+  MQSchedule mqs(o);
+  ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
+  for (int i = 0; i < 1000; ++i) mqs.RecordAccess(Seg(0, 0), true);
+  EXPECT_EQ(936u, mqs.GetStats().ring_drops);
+  mqs.WaitIdle();
+  EXPECT_EQ(64u, mqs.GetStats().records);
+  EXPECT_EQ(6, tables_[0]->groups->LoadedCount(0));
+  // Room again after the drain.
+  mqs.RecordAccess(Seg(0, 1), true);
+  mqs.WaitIdle();
+  EXPECT_EQ(65u, mqs.GetStats().records);
+  EXPECT_EQ(936u, mqs.GetStats().ring_drops);
+  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+}
+
+TEST_F(MQScheduleTest, PausedBackgroundThreadProcessesNothing) {
+  MakeTables(1, 3000);
+  MQSchedule mqs(Opts(uint64_t{1} << 30, 0, /*background=*/true));
+  ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
+  mqs.TEST_Pause(true);
+  for (int i = 0; i < 10; ++i) mqs.RecordAccess(Seg(0, 0), true);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_EQ(0u, mqs.GetStats().records);
+  EXPECT_EQ(0, tables_[0]->groups->LoadedCount(0));
+  mqs.TEST_Pause(false);
+  mqs.WaitIdle();
+  EXPECT_EQ(10u, mqs.GetStats().records);
+  EXPECT_EQ(6, tables_[0]->groups->LoadedCount(0));
+  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+}
+
+TEST_F(MQScheduleTest, TablesWithSmallerGroupsAreNotAskedForMore) {
+  MakeTables(1, 3000, /*units_per_segment=*/2);
+  MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false, /*units=*/6));
+  ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/4).ok());
+  EXPECT_EQ(2, tables_[0]->groups->LoadedCount(0));
+  for (int i = 0; i < 20; ++i) mqs.RecordAccess(Seg(0, 0), true);
+  mqs.WaitIdle();
+  EXPECT_EQ(2, tables_[0]->groups->LoadedCount(0));
+  EXPECT_EQ(0u, mqs.GetStats().unit_load_failures);
+  ExpectInvariants(mqs);
+  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+}
+
+TEST_F(MQScheduleTest, BudgetHoldsUnderChurn) {
+  MakeTables(4, 4000);
+  uint64_t largest = 0;
+  for (const auto& t : tables_) {
+    for (uint32_t s = 0; s < t->index.num_segments(); ++s) {
+      largest = std::max(largest, t->index.segment(s).unit_size);
+    }
+  }
+  MQSchedule mqs(Opts(3 * largest, /*lifetime=*/1, /*background=*/true));
+  for (size_t t = 0; t < tables_.size(); ++t) {
+    ASSERT_TRUE(Attach(&mqs, t, 1).ok());
+  }
+
+  std::atomic<bool> stop{false};
+  std::atomic<int> violations{0};
+  std::atomic<int> checks{0};
+  std::thread monitor([&] {
+    while (!stop.load()) {
+      uint64_t used, budget;
+      mqs.GetMemory(&used, &budget);
+      if (used > budget) violations.fetch_add(1);
+      std::string error;
+      if (!mqs.TEST_CheckInvariants(&error)) violations.fetch_add(1);
+      checks.fetch_add(1);
+    }
+  });
+
+  // The monitor checks at least once before, during and after the churn.
+  auto await_check = [&checks] {
+    const int seen = checks.load();
+    while (checks.load() < seen + 2) std::this_thread::yield();
+  };
+  await_check();
+  Random rnd(test::RandomSeed());
+  for (int i = 0; i < 30000; ++i) {
+    mqs.Tick();
+    const size_t t = rnd.Uniform(static_cast<int>(tables_.size()));
+    const uint32_t s = rnd.Uniform(tables_[t]->index.num_segments());
+    mqs.RecordAccess(Seg(t, s), rnd.OneIn(10) ? false : true);
+    // Drain from this thread too now and then (the background thread
+    // drains concurrently), so that few records are dropped.
+    if (i % 2000 == 1999) mqs.WaitIdle();
+    if (i % 5000 == 2999) await_check();
+    if (i % 5000 == 4999) {
+      // Close and reopen a table in the middle of it all.
+      mqs.DetachTable(FileNumber(t), tables_[t]->groups.get());
+      ASSERT_TRUE(Attach(&mqs, t, 1).ok());
+    }
+  }
+  mqs.WaitIdle();
+  await_check();
+  stop.store(true);
+  monitor.join();
+  EXPECT_EQ(0, violations.load());
+  EXPECT_GT(checks.load(), 0);
+  const MQSchedule::Stats st = mqs.GetStats();
+  EXPECT_GT(st.unit_loads, 10u);
+  EXPECT_GT(st.unit_evictions, 10u);
+  EXPECT_LE(st.installed_bytes, 3 * largest);
+  ExpectInvariants(mqs);
+  for (size_t t = 0; t < tables_.size(); ++t) {
+    mqs.DetachTable(FileNumber(t), tables_[t]->groups.get());
+  }
+  EXPECT_EQ(0u, mqs.GetStats().installed_bytes);
+}
+
+TEST_F(MQScheduleTest, StatsStringReportsMemoryAndActivity) {
+  MakeTables(1, 3000);
+  MQSchedule mqs(Opts(uint64_t{1} << 20, 0, false));
+  ASSERT_TRUE(Attach(&mqs, 0, 1).ok());
+  mqs.RecordAccess(Seg(0, 0), true);
+  mqs.WaitIdle();
+  const std::string text = mqs.StatsString();
+  EXPECT_NE(std::string::npos, text.find("budget 1048576"));
+  EXPECT_NE(std::string::npos, text.find("segments by units loaded:"));
+  EXPECT_NE(std::string::npos, text.find("E[extra I/O]"));
+  EXPECT_NE(std::string::npos, text.find("1 processed, 0 dropped"));
+  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+}
+
+TEST_F(MQScheduleTest, UnreadableUnitsAreReportedAndNeverInstalled) {
+  MakeTables(1, 3000);
+  const ElasticIndex& index = tables_[0]->index;
+  // The file ends inside the unit-0 region: every unit read fails.
+  std::string bytes(static_cast<size_t>(index.region_offset(0) + 10), 'x');
+  test::StringSource truncated(bytes);
+  TableFilterGroups groups(index, &truncated, tables_[0]->file->size());
+  MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
+  ASSERT_TRUE(mqs.AttachTable(FileNumber(0), &groups, nullptr, 1).ok());
+  MQSchedule::Stats st = mqs.GetStats();
+  EXPECT_EQ(index.num_segments(), st.unit_load_failures);
+  EXPECT_EQ(index.num_segments(), stats_.unit_load_failures.load());
+  EXPECT_EQ(0u, st.unit_loads);
+  EXPECT_EQ(0u, st.installed_bytes);
+  EXPECT_EQ(0u, st.mq.used_bytes);        // every reservation was given back
+  ASSERT_EQ(1u, logger_.lines().size());  // one report for the region
+  EXPECT_NE(std::string::npos, logger_.lines()[0].find("filter unit 0"));
+
+  // Later accesses do not retry the broken units.
+  for (uint32_t s = 0; s < index.num_segments(); ++s) {
+    mqs.RecordAccess(Seg(0, s), true);
+  }
+  mqs.WaitIdle();
+  st = mqs.GetStats();
+  EXPECT_EQ(index.num_segments(), st.unit_load_failures);
+  for (uint32_t s = 0; s < index.num_segments(); ++s) {
+    EXPECT_EQ(0, groups.LoadedCount(s));
+  }
+  ExpectInvariants(mqs);
+  mqs.DetachTable(FileNumber(0), &groups);
+}
+
+TEST_F(MQScheduleTest, RejectsBadArguments) {
+  MakeTables(1, 3000);
+  MQSchedule mqs(Opts(uint64_t{1} << 20, 0, false));
+  EXPECT_TRUE(mqs.AttachTable(1, nullptr, nullptr, 1).IsInvalidArgument());
+  EXPECT_TRUE(
+      mqs.AttachTable(uint64_t{1} << 50, tables_[0]->groups.get(), nullptr, 1)
+          .IsInvalidArgument());
+  EXPECT_EQ(0u, mqs.GetStats().attached_tables);
+  // Unknown segments are ignored.
+  mqs.RecordAccess(Seg(5, 0), true);
+  mqs.WaitIdle();
+  EXPECT_EQ(1u, mqs.GetStats().records);
+  EXPECT_EQ(0u, mqs.GetStats().unit_loads);
+}
+
+}  // namespace
+}  // namespace leveldb

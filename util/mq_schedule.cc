@@ -1,0 +1,637 @@
+#include "util/mq_schedule.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <utility>
+
+#include "leveldb/env.h"
+#include "table/filter_group.h"
+#include "table/filter_unit.h"
+#include "util/io_stats.h"
+#include "util/mutexlock.h"
+
+namespace leveldb {
+
+namespace {
+
+// Records handled per critical section, so attach/detach calls never wait
+// long for the mutex.
+constexpr size_t kMaxBatch = 4096;
+// Poll intervals of the background thread: while Gets keep coming, and
+// after kActivePolls empty polls in a row.
+constexpr uint64_t kActivePollMicros = 1000;
+constexpr uint64_t kIdlePollMicros = 20000;
+constexpr int kActivePolls = 100;
+
+size_t RingSize(size_t wanted) {
+  size_t size = 64;
+  while (size < wanted && size < (size_t{1} << 30)) size <<= 1;
+  return size;
+}
+
+int MaxUnits(const ElasticFilterOptions& options) {
+  return std::clamp(options.units_per_segment, 1, kMaxElasticUnits);
+}
+
+MultiQueue::Options QueueOptions(const MQScheduleOptions& options) {
+  MultiQueue::Options q;
+  q.units_per_segment = MaxUnits(options.elastic);
+  q.unit_fpr = FilterGroupTheoreticalFpr(
+      std::clamp(options.elastic.bits_per_unit, 1, kMaxElasticBitsPerUnit), 1);
+  q.lifetime = options.elastic.lifetime;
+  q.min_auto_lifetime = options.min_auto_lifetime;
+  q.budget_bytes = options.elastic.memory_budget_bytes;
+  return q;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// AccessRing: a bounded queue in the style of Vyukov's. Slot i starts with
+// sequence i; a producer owns position p once it moves the tail past p and
+// publishes with sequence p + 1; the consumer frees the slot for the next lap
+// with sequence p + capacity.
+
+MQSchedule::AccessRing::AccessRing(size_t capacity)
+    : mask_(RingSize(capacity) - 1), slots_(new Slot[mask_ + 1]) {
+  for (size_t i = 0; i <= mask_; ++i) {
+    slots_[i].sequence.store(i, std::memory_order_relaxed);
+    slots_[i].record = AccessRecord{0, 0};
+  }
+}
+
+bool MQSchedule::AccessRing::Push(const AccessRecord& record) {
+  uint64_t pos = tail_.load(std::memory_order_relaxed);
+  for (;;) {
+    Slot& slot = slots_[pos & mask_];
+    const uint64_t seq = slot.sequence.load(std::memory_order_acquire);
+    const int64_t lag = static_cast<int64_t>(seq - pos);
+    if (lag == 0) {
+      if (tail_.compare_exchange_weak(pos, pos + 1,
+                                      std::memory_order_relaxed)) {
+        slot.record = record;
+        slot.sequence.store(pos + 1, std::memory_order_release);
+        return true;
+      }
+      // pos now holds the current tail; retry there.
+    } else if (lag < 0) {
+      return false;  // the slot still holds a record of the previous lap
+    } else {
+      pos = tail_.load(std::memory_order_relaxed);
+    }
+  }
+}
+
+bool MQSchedule::AccessRing::Pop(AccessRecord* record) {
+  const uint64_t pos = head_.load(std::memory_order_relaxed);
+  Slot& slot = slots_[pos & mask_];
+  if (slot.sequence.load(std::memory_order_acquire) != pos + 1) {
+    return false;  // empty, or its producer has not published yet
+  }
+  *record = slot.record;
+  slot.sequence.store(pos + mask_ + 1, std::memory_order_release);
+  head_.store(pos + 1, std::memory_order_relaxed);
+  return true;
+}
+
+size_t MQSchedule::AccessRing::ApproximateSize() const {
+  const uint64_t tail = tail_.load(std::memory_order_relaxed);
+  const uint64_t head = head_.load(std::memory_order_relaxed);
+  return tail > head ? static_cast<size_t>(tail - head) : 0;
+}
+
+// ---------------------------------------------------------------------------
+
+MQSchedule::MQSchedule(const MQScheduleOptions& options)
+    : options_(options),
+      ring_(options.ring_capacity),
+      wake_threshold_(std::max<size_t>(ring_.capacity() / 8, 1)),
+      loads_done_(&mu_),
+      mq_(QueueOptions(options)),
+      wake_cv_(&wake_mu_) {
+  if (options_.background_thread) {
+    thread_ = std::thread([this] { BackgroundLoop(); });
+  }
+}
+
+MQSchedule::~MQSchedule() {
+  {
+    MutexLock l(&wake_mu_);
+    shutting_down_ = true;
+    wake_cv_.SignalAll();
+  }
+  if (thread_.joinable()) thread_.join();
+  {
+    MutexLock l(&mu_);
+    while (loads_outstanding_ > 0) loads_done_.Wait();
+    // Tables should have been detached; free what is left anyway.
+    for (auto& entry : tables_) DetachLocked(entry.first, &entry.second);
+    tables_.clear();
+  }
+  epoch_.Drain();
+}
+
+void MQSchedule::AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n) {
+  if (options_.stats != nullptr) IoStats::Add(&(options_.stats->*counter), n);
+}
+
+void MQSchedule::RecordAccess(SegmentId id, bool absent) {
+  if ((id & kAbsentBit) != 0 ||
+      !ring_.Push(AccessRecord{id | (absent ? kAbsentBit : 0), Now()})) {
+    ring_drops_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  // Wake the thread early only when records pile up; the first producer to
+  // see that does it, the others do not touch the mutex.
+  if (ring_.ApproximateSize() >= wake_threshold_ &&
+      !wake_requested_.load(std::memory_order_relaxed) &&
+      !wake_requested_.exchange(true, std::memory_order_acq_rel)) {
+    MutexLock l(&wake_mu_);
+    wake_cv_.Signal();
+  }
+}
+
+void MQSchedule::BackgroundLoop() {
+  int empty_polls = 0;
+  for (;;) {
+    {
+      MutexLock l(&wake_mu_);
+      if (!shutting_down_ && !wake_requested_.load(std::memory_order_acquire)) {
+        wake_cv_.TimedWait(empty_polls < kActivePolls ? kActivePollMicros
+                                                      : kIdlePollMicros);
+      }
+      if (shutting_down_) return;
+    }
+    wake_requested_.store(false, std::memory_order_release);
+    if (paused_.load(std::memory_order_acquire)) continue;
+    size_t total = 0;
+    size_t batch;
+    do {
+      batch = ProcessRecords();
+      total += batch;
+    } while (batch == kMaxBatch);
+    empty_polls = total > 0 ? 0 : std::min(empty_polls + 1, kActivePolls);
+  }
+}
+
+size_t MQSchedule::ProcessRecords() {
+  std::vector<Load> loads;
+  size_t processed = 0;
+  {
+    MutexLock l(&mu_);
+    AccessRecord record;
+    while (processed < kMaxBatch && ring_.Pop(&record)) {
+      ++processed;
+      // Decisions use the time of the Get, not of the drain, so that
+      // expiry stays exact however many Gets a batch spans.
+      const uint64_t now = record.time;
+      const SegmentId id = record.tagged_id & ~kAbsentBit;
+      const bool absent = (record.tagged_id & kAbsentBit) != 0;
+      if (!mq_.RecordAccess(id, now, absent)) continue;
+      auto it = tables_.find(MultiQueue::FileNumberOf(id));
+      if (it == tables_.end()) continue;  // closed: only hotness counts
+      const uint32_t seg = MultiQueue::SegmentIndexOf(id);
+      if (seg >= it->second.unit_limit.size() ||
+          mq_.UnitsLoaded(id) >= it->second.unit_limit[seg]) {
+        continue;  // nothing more can be loaded for it
+      }
+      MultiQueue::Plan plan = mq_.PlanAccess(id, now);
+      DropVictimsLocked(plan.victims);
+      for (int i = 0; i < plan.units_to_load; ++i) {
+        loads.push_back(Load{id, plan.first_unit + i});
+      }
+    }
+    records_ += processed;
+    loads_outstanding_ += static_cast<int>(loads.size());
+  }
+  ExecuteLoads(loads);
+  return processed;
+}
+
+MQSchedule::LoadCheck MQSchedule::CheckLoadLocked(
+    uint64_t file_number, const TableFilterGroups* groups, SegmentId id,
+    int unit) {
+  auto it = tables_.find(file_number);
+  if (it == tables_.end() || it->second.groups != groups) return kSkipLoad;
+  const uint32_t seg = MultiQueue::SegmentIndexOf(id);
+  const int reserved = mq_.UnitsLoaded(id);
+  const int installed = groups->LoadedCount(seg);
+  if (unit >= reserved || installed > unit) {
+    // The reservation was taken back (eviction), or another load already
+    // installed this unit under it.
+    return kSkipLoad;
+  }
+  if (installed < unit || unit >= it->second.unit_limit[seg]) {
+    // A lower unit is missing (its load failed or runs elsewhere), or the
+    // table cannot provide this unit: give the reservation back.
+    mq_.AbortLoad(id, unit);
+    return kSkipLoad;
+  }
+  return kDoLoad;
+}
+
+void MQSchedule::ExecuteLoads(const std::vector<Load>& loads) {
+  for (const Load& load : loads) {
+    const uint64_t file = MultiQueue::FileNumberOf(load.id);
+    const uint32_t seg = MultiQueue::SegmentIndexOf(load.id);
+    TableFilterGroups* groups = nullptr;
+    {
+      MutexLock l(&mu_);
+      auto it = tables_.find(file);
+      if (it != tables_.end() &&
+          CheckLoadLocked(file, it->second.groups, load.id, load.unit) ==
+              kDoLoad) {
+        groups = it->second.groups;
+        ++busy_[groups];
+      } else {
+        EndLoadLocked(nullptr);
+        continue;
+      }
+    }
+    UnitBuffer buffer;
+    const Status s = groups->ReadUnit(seg, load.unit, &buffer);
+    MutexLock l(&mu_);
+    FinishLoadLocked(file, groups, load.id, load.unit, s, &buffer);
+    EndLoadLocked(groups);
+  }
+}
+
+void MQSchedule::EndLoadLocked(const TableFilterGroups* groups) {
+  if (groups != nullptr) {
+    auto it = busy_.find(groups);
+    if (it != busy_.end() && --it->second == 0) busy_.erase(it);
+  }
+  --loads_outstanding_;
+  loads_done_.SignalAll();
+}
+
+void MQSchedule::FinishLoadLocked(uint64_t file_number,
+                                  TableFilterGroups* groups, SegmentId id,
+                                  int unit, const Status& read_status,
+                                  UnitBuffer* buffer, bool log_failure) {
+  auto it = tables_.find(file_number);
+  // Detached or taken over while reading: the MultiQueue no longer holds
+  // this reservation for `groups`.
+  if (it == tables_.end() || it->second.groups != groups) return;
+  const uint32_t seg = MultiQueue::SegmentIndexOf(id);
+  const int reserved = mq_.UnitsLoaded(id);
+  const int installed = groups->LoadedCount(seg);
+
+  if (read_status.ok()) {
+    const uint64_t bytes = buffer->size;
+    if (installed == unit && unit < reserved &&
+        groups->InstallUnit(seg, unit, buffer, &epoch_)) {
+      installed_bytes_ += bytes;
+      ++unit_loads_;
+      unit_load_bytes_ += bytes;
+      AddStat(&IoStats::unit_loads, 1);
+      AddStat(&IoStats::unit_load_bytes, bytes);
+    } else if (installed < unit && unit < reserved) {
+      mq_.AbortLoad(id, unit);
+    }
+    return;
+  }
+
+  ++unit_load_failures_;
+  AddStat(&IoStats::unit_load_failures, 1);
+  if (log_failure) {
+    Log(options_.info_log,
+        "ElasticBF: cannot load filter unit %d of segment %u of table "
+        "%06" PRIu64 " (the segment keeps %d units): %s",
+        unit, seg, file_number, std::max(installed, 0),
+        read_status.ToString().c_str());
+  }
+  if (installed > unit) return;  // another read of this unit succeeded
+  // Do not retry a unit that failed, nor any unit above it, while this
+  // table stays open.
+  int& limit = it->second.unit_limit[seg];
+  limit = std::min(limit, unit);
+  if (unit < reserved) mq_.AbortLoad(id, unit);
+}
+
+void MQSchedule::DropVictimsLocked(
+    const std::vector<MultiQueue::Victim>& victims) {
+  for (const MultiQueue::Victim& v : victims) {
+    ++unit_evictions_;
+    AddStat(&IoStats::unit_evictions, 1);
+    auto it = tables_.find(MultiQueue::FileNumberOf(v.id));
+    if (it == tables_.end()) continue;
+    installed_bytes_ -= it->second.groups->DropUnits(
+        MultiQueue::SegmentIndexOf(v.id), v.unit, &epoch_);
+  }
+}
+
+void MQSchedule::UpdateBudgetLocked() {
+  uint64_t budget = options_.elastic.memory_budget_bytes;
+  if (budget == 0) {
+    const double bits = options_.elastic.memory_bits_per_key *
+                        static_cast<double>(attached_keys_);
+    budget = bits > 0 ? static_cast<uint64_t>(bits / 8) : 0;
+  }
+  if (budget == mq_.budget_bytes()) return;
+  DropVictimsLocked(mq_.SetBudget(budget, Now()));
+}
+
+void MQSchedule::DetachLocked(uint64_t file_number, Attached* entry) {
+  const uint32_t count = entry->groups->num_segments();
+  for (uint32_t s = 0; s < count; ++s) {
+    mq_.Detach(MultiQueue::MakeSegmentId(file_number, s));
+  }
+  installed_bytes_ -= entry->groups->DropAll(&epoch_);
+  attached_keys_ -= entry->groups->index().total_keys();
+}
+
+Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
+                               const InheritedHotness* inherited,
+                               int initial_units) {
+  if (groups == nullptr) {
+    return Status::InvalidArgument("AttachTable: no filter groups");
+  }
+  // Segment ids keep the file number in bits [20, 63); bit 63 tags absent
+  // probes in the access ring.
+  if (file_number >= (uint64_t{1} << (63 - MultiQueue::kSegmentIndexBits))) {
+    return Status::InvalidArgument("file number too large for ElasticBF");
+  }
+  const ElasticIndex& index = groups->index();
+  const uint32_t count = index.num_segments();
+  if (count == 0 || count > MultiQueue::kMaxSegmentsPerFile) {
+    return Status::InvalidArgument("bad segment count for ElasticBF");
+  }
+  const int max_units =
+      std::min(index.units_per_segment(), MaxUnits(options_.elastic));
+  const int wanted = std::clamp(initial_units, 0, max_units);
+  const bool use_inherited =
+      inherited != nullptr && inherited->segments.size() == count;
+
+  // rounds[u]: the segments whose unit u is reserved.
+  std::vector<std::vector<uint32_t>> rounds;
+  {
+    MutexLock l(&mu_);
+    auto it = tables_.find(file_number);
+    if (it != tables_.end()) {
+      if (it->second.groups == groups) return Status::OK();
+      DetachLocked(file_number, &it->second);  // a newer instance takes over
+      tables_.erase(it);
+    }
+    for (uint32_t s = 0; s < count; ++s) {
+      mq_.Attach(
+          MultiQueue::MakeSegmentId(file_number, s), index.segment(s).unit_size,
+          /*lsm_level=*/0,
+          use_inherited ? inherited->segments[s] : MultiQueue::Hotness());
+    }
+    Attached& entry = tables_[file_number];
+    entry.groups = groups;
+    entry.unit_limit.assign(count, max_units);
+    known_files_[file_number] = count;
+    attached_keys_ += index.total_keys();
+    UpdateBudgetLocked();
+
+    // Unit by unit across segments, so a tight budget gives unit 0 to as
+    // many segments as possible before any gets unit 1.
+    const uint64_t now = Now();
+    std::vector<bool> eligible(count, true);
+    for (int u = 0; u < wanted; ++u) {
+      std::vector<uint32_t> round;
+      for (uint32_t s = 0; s < count; ++s) {
+        if (!eligible[s]) continue;
+        const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
+        MultiQueue::Plan plan = mq_.PlanInitialUnits(id, 1, now);
+        DropVictimsLocked(plan.victims);
+        if (plan.units_to_load == 1 && plan.first_unit == u) {
+          round.push_back(s);
+        } else {
+          eligible[s] = false;
+          if (plan.units_to_load > 0) mq_.AbortLoad(id, plan.first_unit);
+        }
+      }
+      if (round.empty()) break;
+      loads_outstanding_ += static_cast<int>(round.size());
+      rounds.push_back(std::move(round));
+    }
+    if (!rounds.empty()) ++busy_[groups];
+  }
+
+  for (size_t u = 0; u < rounds.size(); ++u) {
+    const int unit = static_cast<int>(u);
+    const std::vector<uint32_t>& round = rounds[u];
+    if (round.size() == count) {
+      // Every segment wants this unit: one sequential read of the region.
+      std::vector<UnitBuffer> buffers;
+      std::vector<Status> statuses;
+      const Status region = groups->ReadUnitRegion(unit, &buffers, &statuses);
+      if (!region.ok()) {
+        // One report for the whole region rather than one per segment.
+        Log(options_.info_log,
+            "ElasticBF: cannot read filter unit %d of table %06" PRIu64
+            " (%u segments keep fewer units): %s",
+            unit, file_number, count, region.ToString().c_str());
+      }
+      MutexLock l(&mu_);
+      ++region_reads_;
+      for (uint32_t s = 0; s < count; ++s) {
+        FinishLoadLocked(file_number, groups,
+                         MultiQueue::MakeSegmentId(file_number, s), unit,
+                         statuses[s], &buffers[s], /*log_failure=*/region.ok());
+        --loads_outstanding_;
+      }
+      loads_done_.SignalAll();
+      continue;
+    }
+    for (uint32_t s : round) {
+      const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
+      bool go;
+      {
+        MutexLock l(&mu_);
+        go = CheckLoadLocked(file_number, groups, id, unit) == kDoLoad;
+        if (!go) EndLoadLocked(nullptr);
+      }
+      if (!go) continue;
+      UnitBuffer buffer;
+      const Status st = groups->ReadUnit(s, unit, &buffer);
+      MutexLock l(&mu_);
+      FinishLoadLocked(file_number, groups, id, unit, st, &buffer);
+      EndLoadLocked(nullptr);
+    }
+  }
+
+  if (!rounds.empty()) {
+    MutexLock l(&mu_);
+    auto it = busy_.find(groups);
+    if (it != busy_.end() && --it->second == 0) busy_.erase(it);
+    loads_done_.SignalAll();
+  }
+  return Status::OK();
+}
+
+void MQSchedule::DetachTable(uint64_t file_number,
+                             const TableFilterGroups* groups) {
+  MutexLock l(&mu_);
+  while (busy_.count(groups) != 0) loads_done_.Wait();
+  auto it = tables_.find(file_number);
+  if (it == tables_.end() || it->second.groups != groups) return;
+  DetachLocked(file_number, &it->second);
+  tables_.erase(it);
+  UpdateBudgetLocked();
+}
+
+void MQSchedule::ForgetFile(uint64_t file_number) {
+  MutexLock l(&mu_);
+  auto it = tables_.find(file_number);
+  if (it != tables_.end()) {
+    DetachLocked(file_number, &it->second);
+    tables_.erase(it);
+  }
+  mq_.Forget(file_number);  // nothing attached is left to release
+  known_files_.erase(file_number);
+  UpdateBudgetLocked();
+}
+
+bool MQSchedule::GetSegmentHotness(
+    uint64_t file_number, std::vector<MultiQueue::Hotness>* hotness) const {
+  MutexLock l(&mu_);
+  auto it = known_files_.find(file_number);
+  if (it == known_files_.end()) return false;
+  hotness->assign(it->second, MultiQueue::Hotness());
+  for (uint32_t s = 0; s < it->second; ++s) {
+    mq_.GetHotness(MultiQueue::MakeSegmentId(file_number, s), &(*hotness)[s]);
+  }
+  return true;
+}
+
+void MQSchedule::SetFileLevel(uint64_t file_number, int level) {
+  MutexLock l(&mu_);
+  auto it = known_files_.find(file_number);
+  if (it == known_files_.end()) return;
+  for (uint32_t s = 0; s < it->second; ++s) {
+    mq_.SetLsmLevel(MultiQueue::MakeSegmentId(file_number, s), level);
+  }
+}
+
+MQSchedule::Stats MQSchedule::GetStats() const {
+  MutexLock l(&mu_);
+  Stats st;
+  st.mq = mq_.GetStats();
+  st.installed_bytes = installed_bytes_;
+  st.attached_tables = tables_.size();
+  st.attached_keys = attached_keys_;
+  st.records = records_;
+  st.ring_drops = ring_drops_.load(std::memory_order_relaxed);
+  st.unit_loads = unit_loads_;
+  st.unit_load_bytes = unit_load_bytes_;
+  st.unit_load_failures = unit_load_failures_;
+  st.region_reads = region_reads_;
+  st.unit_evictions = unit_evictions_;
+  return st;
+}
+
+std::string MQSchedule::StatsString() const {
+  const Stats st = GetStats();
+  std::string out;
+  char buf[256];
+  auto line = [&out, &buf](int n) {
+    if (n > 0) out.append(buf, std::min<size_t>(n, sizeof(buf) - 1));
+  };
+  const double per_key =
+      st.attached_keys == 0
+          ? 0.0
+          : 8.0 * static_cast<double>(st.installed_bytes) / st.attached_keys;
+  line(std::snprintf(buf, sizeof(buf),
+                     "memory: %" PRIu64 " bytes in loaded units (%.2f bits "
+                     "per key), %" PRIu64 " reserved, budget %" PRIu64 "\n",
+                     st.installed_bytes, per_key, st.mq.used_bytes,
+                     st.mq.budget_bytes));
+  line(std::snprintf(buf, sizeof(buf),
+                     "tables: %" PRIu64 " attached, %" PRIu64
+                     " keys; segments: %" PRIu64 " attached, %" PRIu64
+                     " closed; lifetime %" PRIu64 " Gets; clock %" PRIu64 "\n",
+                     st.attached_tables, st.attached_keys,
+                     st.mq.attached_segments, st.mq.detached_segments,
+                     st.mq.lifetime, Now()));
+  out.append("segments by units loaded:");
+  for (size_t k = 0; k < st.mq.segments_per_queue.size(); ++k) {
+    line(std::snprintf(buf, sizeof(buf), " %zu:%" PRIu64, k,
+                       st.mq.segments_per_queue[k]));
+  }
+  out.append("\n");
+  for (size_t level = 0; level < st.mq.segments_by_level.size(); ++level) {
+    line(std::snprintf(buf, sizeof(buf), "  level %zu:", level));
+    const std::vector<uint64_t>& hist = st.mq.segments_by_level[level];
+    for (size_t k = 0; k < hist.size(); ++k) {
+      line(std::snprintf(buf, sizeof(buf), " %zu:%" PRIu64, k, hist[k]));
+    }
+    out.append("\n");
+  }
+  line(std::snprintf(buf, sizeof(buf),
+                     "loads: %" PRIu64 " units (%" PRIu64 " bytes, %" PRIu64
+                     " region reads), %" PRIu64 " failed, %" PRIu64
+                     " reservations aborted\n",
+                     st.unit_loads, st.unit_load_bytes, st.region_reads,
+                     st.unit_load_failures, st.mq.aborted_loads));
+  line(std::snprintf(buf, sizeof(buf),
+                     "evictions: %" PRIu64 "; adjustments: %" PRIu64
+                     " (%" PRIu64 " swaps); rejected: %" PRIu64
+                     " no expired victims, %" PRIu64 " no gain\n",
+                     st.unit_evictions, st.mq.adjustments, st.mq.swaps,
+                     st.mq.rejected_no_victims, st.mq.rejected_no_gain));
+  line(std::snprintf(buf, sizeof(buf),
+                     "E[extra I/O]: %.1f; access records: %" PRIu64
+                     " processed, %" PRIu64 " dropped\n",
+                     st.mq.expected_extra_io, st.records, st.ring_drops));
+  return out;
+}
+
+void MQSchedule::GetMemory(uint64_t* installed_bytes,
+                           uint64_t* budget_bytes) const {
+  MutexLock l(&mu_);
+  *installed_bytes = installed_bytes_;
+  *budget_bytes = mq_.budget_bytes();
+}
+
+void MQSchedule::WaitIdle() {
+  while (ProcessRecords() > 0) {
+  }
+  MutexLock l(&mu_);
+  while (loads_outstanding_ > 0) loads_done_.Wait();
+}
+
+void MQSchedule::TEST_Pause(bool paused) {
+  paused_.store(paused, std::memory_order_release);
+}
+
+bool MQSchedule::TEST_CheckInvariants(std::string* error) const {
+  MutexLock l(&mu_);
+  if (!mq_.CheckInvariants(error)) return false;
+  uint64_t installed = 0;
+  for (const auto& entry : tables_) {
+    const TableFilterGroups* groups = entry.second.groups;
+    uint64_t table_bytes = 0;
+    for (uint32_t s = 0; s < groups->num_segments(); ++s) {
+      const int have = groups->LoadedCount(s);
+      const int reserved =
+          mq_.UnitsLoaded(MultiQueue::MakeSegmentId(entry.first, s));
+      if (have > std::max(reserved, 0)) {
+        *error = "segment has more units installed than reserved";
+        return false;
+      }
+      table_bytes +=
+          static_cast<uint64_t>(have) * groups->index().segment(s).unit_size;
+    }
+    if (groups->loaded_bytes() != table_bytes) {
+      *error = "a table's loaded byte count is off";
+      return false;
+    }
+    installed += table_bytes;
+  }
+  if (installed != installed_bytes_) {
+    *error = "installed byte count is off";
+    return false;
+  }
+  if (installed_bytes_ > mq_.budget_bytes()) {
+    *error = "installed units exceed the budget";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace leveldb
