@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "db/write_batch_internal.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
+#include "leveldb/elastic_filter.h"
 #include "leveldb/env.h"
 #include "leveldb/io_stats.h"
 #include "leveldb/status.h"
@@ -26,7 +28,12 @@
 #include "leveldb/write_batch.h"
 #include "port/port.h"
 #include "table/merger.h"
+#include "table/read_context.h"
+#include "util/elastic_filter_policy.h"
+#include "util/epoch.h"
+#include "util/hash64.h"
 #include "util/logging.h"
+#include "util/mq_schedule.h"
 #include "util/mutexlock.h"
 
 namespace leveldb {
@@ -58,6 +65,20 @@ int TableCacheSize(const Options& sanitized) {
 
 SequenceNumber SnapshotSequence(const Snapshot* snapshot) {
   return static_cast<const SnapshotImpl*>(snapshot)->sequence_number();
+}
+
+// ElasticBF's manager when the (sanitized) filter policy is elastic, else
+// null. Its unit-load failures go to the DB's info log and its counters to
+// the DB's io-stats.
+MQSchedule* NewElasticSchedule(const Options& sanitized, IoStats* stats) {
+  const ElasticFilterPolicy* policy =
+      AsElasticPolicy(sanitized.filter_policy, nullptr);
+  if (policy == nullptr) return nullptr;
+  MQScheduleOptions mq_options;
+  mq_options.elastic = policy->options();
+  mq_options.info_log = sanitized.info_log;
+  mq_options.stats = stats;
+  return new MQSchedule(mq_options);
 }
 
 }  // namespace
@@ -145,7 +166,9 @@ DBImpl::DBImpl(const Options& raw_options, const std::string& dbname)
       owns_info_log_(options_.info_log != raw_options.info_log),
       owns_cache_(options_.block_cache != raw_options.block_cache),
       dbname_(dbname),
-      table_cache_(new TableCache(dbname_, options_, TableCacheSize(options_))),
+      elastic_(NewElasticSchedule(options_, &io_stats_)),
+      table_cache_(new TableCache(dbname_, options_, TableCacheSize(options_),
+                                  elastic_)),
       db_lock_(nullptr),
       shutting_down_(false),
       background_work_finished_signal_(&mutex_),
@@ -160,7 +183,7 @@ DBImpl::DBImpl(const Options& raw_options, const std::string& dbname)
       background_compaction_scheduled_(false),
       manual_compaction_(nullptr),
       versions_(new VersionSet(dbname_, &options_, table_cache_,
-                               &internal_comparator_)) {}
+                               &internal_comparator_, elastic_)) {}
 
 DBImpl::~DBImpl() {
   // Let a running compaction notice the shutdown and finish.
@@ -180,7 +203,10 @@ DBImpl::~DBImpl() {
   delete log_;
   delete logfile_;
   // Tables hold blocks of the block cache: close them before the cache.
+  // Closing a table also detaches it from ElasticBF, so the MQSchedule
+  // (which logs to the info log) goes after the tables and before the log.
   delete table_cache_;
+  delete elastic_;
 
   if (owns_info_log_) delete options_.info_log;
   if (owns_cache_) delete options_.block_cache;
@@ -937,9 +963,29 @@ int64_t DBImpl::TEST_MaxNextLevelOverlappingBytes() {
   return versions_->MaxNextLevelOverlappingBytes();
 }
 
+ReadOptions DBImpl::EffectiveReadOptions(const ReadOptions& options) const {
+  ReadOptions effective = options;
+  // A paranoid database verifies every block it reads.
+  if (options_.paranoid_checks) effective.verify_checksums = true;
+  return effective;
+}
+
 Status DBImpl::Get(const ReadOptions& options, const Slice& key,
                    std::string* value) {
   IoStats::Add(&io_stats_.gets);
+  // Shared by every table this Get probes; lives on the stack.
+  TableReadContext ctx;
+  ctx.stats = &io_stats_;
+  // ElasticBF: loaded filter units are read without locks, inside an epoch
+  // that keeps evicted units alive until this Get is done with them.
+  std::optional<EpochGuard> unit_guard;
+  if (elastic_ != nullptr) {
+    unit_guard.emplace(elastic_->epoch());
+    elastic_->Tick();  // logical time counts every Get
+    ctx.key_hash = KeyHash64(key.data(), key.size());
+    ctx.has_key_hash = true;
+  }
+
   MutexLock lock(&mutex_);
   const SequenceNumber sequence = options.snapshot != nullptr
                                       ? SnapshotSequence(options.snapshot)
@@ -964,7 +1010,8 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
     } else if (imm != nullptr && imm->Get(lkey, value, &s)) {
       // Found in the memtable being flushed.
     } else {
-      s = current->Get(options, lkey, value, &stats);
+      s = current->Get(EffectiveReadOptions(options), lkey, value, &stats,
+                       &ctx);
       searched_tables = true;
     }
     mutex_.Lock();
@@ -982,10 +1029,30 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
 Iterator* DBImpl::NewIterator(const ReadOptions& options) {
   SequenceNumber latest;
   uint32_t seed;
-  Iterator* internal = NewInternalIterator(options, &latest, &seed);
+  Iterator* internal =
+      NewInternalIterator(EffectiveReadOptions(options), &latest, &seed);
   const SequenceNumber sequence =
       options.snapshot != nullptr ? SnapshotSequence(options.snapshot) : latest;
   return NewDBIterator(this, user_comparator(), internal, sequence, seed);
+}
+
+void DBImpl::TEST_WaitForBackgroundWork() {
+  MutexLock lock(&mutex_);
+  while (background_compaction_scheduled_) {
+    background_work_finished_signal_.Wait();
+  }
+}
+
+std::map<uint64_t, int> DBImpl::TEST_AllowedSeeks() {
+  MutexLock lock(&mutex_);
+  std::map<uint64_t, int> allowed;
+  const Version* current = versions_->current();
+  for (int level = 0; level < config::kNumLevels; level++) {
+    for (const FileMetaData* f : current->LevelFiles(level)) {
+      allowed[f->number] = f->allowed_seeks;
+    }
+  }
+  return allowed;
 }
 
 void DBImpl::RecordReadSample(Slice key) {
@@ -1254,6 +1321,7 @@ const DBImpl::PropertyEntry DBImpl::kProperties[] = {
     {"sstables", false, &DBImpl::SSTablesProperty},
     {"approximate-memory-usage", false, &DBImpl::MemoryUsageProperty},
     {"io-stats", false, &DBImpl::IoStatsProperty},
+    {"elasticbf", false, &DBImpl::ElasticProperty},
 };
 
 bool DBImpl::GetProperty(const Slice& property, std::string* value) {
@@ -1318,7 +1386,22 @@ bool DBImpl::MemoryUsageProperty(const Slice& /*suffix*/, std::string* value) {
   size_t total = options_.block_cache->TotalCharge();
   if (mem_ != nullptr) total += mem_->ApproximateMemoryUsage();
   if (imm_ != nullptr) total += imm_->ApproximateMemoryUsage();
-  AppendDecimal(value, static_cast<uint64_t>(total));
+  uint64_t units = 0;
+  if (elastic_ != nullptr) {
+    uint64_t budget;
+    elastic_->GetMemory(&units, &budget);  // bytes of installed units
+  }
+  AppendDecimal(value, static_cast<uint64_t>(total) + units);
+  return true;
+}
+
+bool DBImpl::ElasticProperty(const Slice& /*suffix*/, std::string* value) {
+  if (elastic_ == nullptr) {
+    *value = "enabled: no\n";
+    return true;
+  }
+  *value = "enabled: yes\n";
+  value->append(elastic_->StatsString());
   return true;
 }
 
@@ -1391,6 +1474,13 @@ Status CheckOpenArguments(const Options& options, const std::string& dbname) {
   if (options.block_restart_interval < 1) {
     return Status::InvalidArgument(
         dbname, "Options::block_restart_interval must be at least 1");
+  }
+  // Checked before anything touches the directory.
+  const ElasticFilterPolicy* elastic =
+      AsElasticPolicy(options.filter_policy, nullptr);
+  if (elastic != nullptr) {
+    Status s = ValidateElasticFilterOptions(elastic->options());
+    if (!s.ok()) return s;
   }
   return Status::OK();
 }

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <set>
 #include <string>
 
@@ -20,6 +21,7 @@
 namespace leveldb {
 
 class MemTable;
+class MQSchedule;
 class TableCache;
 class Version;
 class VersionEdit;
@@ -72,6 +74,18 @@ class DBImpl : public DB {
   // Called by DB iterators for a sampled internal key (seek compaction).
   void RecordReadSample(Slice key);
 
+  // ElasticBF's manager of loaded filter units, or null when the filter
+  // policy is not elastic. Owned by the DB.
+  MQSchedule* TEST_elastic() { return elastic_; }
+
+  // Waits until no background compaction is scheduled or running (seek
+  // and size compactions included).
+  void TEST_WaitForBackgroundWork();
+
+  // Seeks each live table may still absorb before a seek compaction, by
+  // file number (FileMetaData::allowed_seeks of the current version).
+  std::map<uint64_t, int> TEST_AllowedSeeks();
+
  private:
   friend class DB;
   struct CompactionState;
@@ -112,6 +126,12 @@ class DBImpl : public DB {
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   bool IoStatsProperty(const Slice& suffix, std::string* value)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  bool ElasticProperty(const Slice& suffix, std::string* value)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // The caller's options, with checksum verification forced on when the
+  // database was opened with paranoid_checks.
+  ReadOptions EffectiveReadOptions(const ReadOptions& options) const;
 
   Iterator* NewInternalIterator(const ReadOptions&,
                                 SequenceNumber* latest_snapshot,
@@ -186,6 +206,14 @@ class DBImpl : public DB {
   const bool owns_cache_;
   const std::string dbname_;
 
+  // Atomic counters: updated without mutex_. Declared before elastic_,
+  // which reports unit loads and evictions into them.
+  IoStats io_stats_;
+
+  // ElasticBF (null when off): thread-safe. Created before and destroyed
+  // after table_cache_, whose open tables are attached to it.
+  MQSchedule* const elastic_;
+
   // Thread-safe; caches open tables.
   TableCache* const table_cache_;
 
@@ -221,9 +249,6 @@ class DBImpl : public DB {
   Status bg_error_ GUARDED_BY(mutex_);
 
   CompactionStats stats_[config::kNumLevels] GUARDED_BY(mutex_);
-
-  // Atomic counters: updated without mutex_.
-  IoStats io_stats_;
 };
 
 // The options the DB actually runs with: numeric fields clipped to sane

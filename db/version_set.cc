@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <iterator>
 #include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "db/filename.h"
 #include "db/log_reader.h"
@@ -12,9 +15,13 @@
 #include "leveldb/env.h"
 #include "leveldb/table.h"
 #include "table/merger.h"
+#include "table/read_context.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
+#include "util/epoch.h"
+#include "util/io_stats.h"
 #include "util/logging.h"
+#include "util/mq_schedule.h"
 
 namespace leveldb {
 
@@ -270,20 +277,29 @@ void Version::ForEachOverlapping(Slice user_key, Slice internal_key, void* arg,
   const Comparator* ucmp = vset_->icmp_.user_comparator();
 
   // Level 0 files may overlap each other: try every one that covers the key,
-  // newest (highest number) first.
-  std::vector<FileMetaData*> l0_candidates;
+  // newest (highest number) first. The candidates normally fit on the
+  // stack, so a Get allocates nothing here.
+  constexpr size_t kInlineCandidates = 32;
+  FileMetaData* inline_candidates[kInlineCandidates];
+  std::vector<FileMetaData*> spilled;
+  FileMetaData** candidates = inline_candidates;
+  if (files_[0].size() > kInlineCandidates) {
+    spilled.resize(files_[0].size());
+    candidates = spilled.data();
+  }
+  size_t count = 0;
   for (FileMetaData* f : files_[0]) {
     if (ucmp->Compare(user_key, f->smallest.user_key()) >= 0 &&
         ucmp->Compare(user_key, f->largest.user_key()) <= 0) {
-      l0_candidates.push_back(f);
+      candidates[count++] = f;
     }
   }
-  std::sort(l0_candidates.begin(), l0_candidates.end(),
+  std::sort(candidates, candidates + count,
             [](const FileMetaData* a, const FileMetaData* b) {
               return a->number > b->number;
             });
-  for (FileMetaData* f : l0_candidates) {
-    if (!visit(arg, 0, f)) return;
+  for (size_t i = 0; i < count; ++i) {
+    if (!visit(arg, 0, candidates[i])) return;
   }
 
   // Other levels: at most one file each can hold the key.
@@ -308,6 +324,7 @@ struct LookupResult {
   const Comparator* ucmp = nullptr;
   Slice user_key;
   std::string* value = nullptr;
+  TableReadContext* ctx = nullptr;  // told when the probe found the key
 };
 
 void RecordTableEntry(void* arg, const Slice& ikey, const Slice& v) {
@@ -316,6 +333,9 @@ void RecordTableEntry(void* arg, const Slice& ikey, const Slice& v) {
   if (!ParseInternalKey(ikey, &parsed)) {
     r->outcome = LookupOutcome::kCorrupt;
   } else if (r->ucmp->Compare(parsed.user_key, r->user_key) == 0) {
+    // A value or a deletion of the key: the data block read was needed
+    // (not a false positive, not a wasted seek).
+    r->ctx->key_matched = true;
     if (parsed.type == kTypeValue) {
       r->outcome = LookupOutcome::kFound;
       r->value->assign(v.data(), v.size());
@@ -329,14 +349,20 @@ void RecordTableEntry(void* arg, const Slice& ikey, const Slice& v) {
 struct ProbedFile {
   FileMetaData* file = nullptr;
   int level = -1;
+  bool wasted_read = false;  // read a data block but found no entry
 };
 
-// Seek accounting (the 1.23 rule): a Get that has to go on to a second file
-// charges one seek to the first file it probed, whatever that probe cost.
-// Called before each probe with the file probed just before it.
+// Seek accounting. A seek is charged, once per Get, to the first probed
+// file that cost a data-block read for nothing, when the Get then has to
+// go on to another file: compacting that file into the next level would
+// have saved the read. Probes a filter answered without I/O cost nothing
+// and are never charged. (LevelDB 1.23 charged the first probed file
+// whenever a second one was probed, even after a filter rejection, so
+// lookups of absent keys made good filters trigger needless compactions.)
+// Called before each probe with the probe just before it.
 void ChargeSeekBeforeNextProbe(const ProbedFile& previous,
                                Version::GetStats* stats) {
-  if (stats->seek_file == nullptr && previous.file != nullptr) {
+  if (stats->seek_file == nullptr && previous.wasted_read) {
     stats->seek_file = previous.file;
     stats->seek_file_level = previous.level;
   }
@@ -347,6 +373,7 @@ struct GetState {
   Version::GetStats* stats;
   const ReadOptions* options;
   TableCache* table_cache;
+  TableReadContext* ctx;
   Slice internal_key;
   ProbedFile last_probed;
   LookupResult result;
@@ -357,12 +384,14 @@ struct GetState {
 bool ProbeFile(void* arg, int level, FileMetaData* f) {
   GetState* g = static_cast<GetState*>(arg);
   ChargeSeekBeforeNextProbe(g->last_probed, g->stats);
-  g->last_probed.file = f;
-  g->last_probed.level = level;
+  if (g->ctx->stats != nullptr) IoStats::Add(&g->ctx->stats->table_probes);
 
   g->status =
       g->table_cache->Get(*g->options, f->number, f->file_size, g->internal_key,
-                          &g->result, &RecordTableEntry);
+                          &g->result, &RecordTableEntry, g->ctx);
+  g->last_probed.file = f;
+  g->last_probed.level = level;
+  g->last_probed.wasted_read = g->ctx->read_data_block && !g->ctx->key_matched;
   if (!g->status.ok()) {
     g->done = true;
     return false;
@@ -386,18 +415,30 @@ bool ProbeFile(void* arg, int level, FileMetaData* f) {
 }  // namespace
 
 Status Version::Get(const ReadOptions& options, const LookupKey& k,
-                    std::string* value, GetStats* stats) {
+                    std::string* value, GetStats* stats,
+                    TableReadContext* ctx) {
   stats->seek_file = nullptr;
   stats->seek_file_level = -1;
+
+  // Callers without a context (tools, tests) get a private one, and the
+  // epoch guard the table layer then expects from the caller.
+  TableReadContext local_ctx;
+  std::optional<EpochGuard> guard;
+  if (ctx == nullptr) {
+    ctx = &local_ctx;
+    if (vset_->elastic_ != nullptr) guard.emplace(vset_->elastic_->epoch());
+  }
 
   GetState g;
   g.stats = stats;
   g.options = &options;
   g.table_cache = vset_->table_cache_;
+  g.ctx = ctx;
   g.internal_key = k.internal_key();
   g.result.ucmp = vset_->icmp_.user_comparator();
   g.result.user_key = k.user_key();
   g.result.value = value;
+  g.result.ctx = ctx;
 
   ForEachOverlapping(k.user_key(), k.internal_key(), &g, &ProbeFile);
   return g.done ? g.status : Status::NotFound(Slice());
@@ -664,11 +705,12 @@ class VersionSet::Builder {
 
 VersionSet::VersionSet(const std::string& dbname, const Options* options,
                        TableCache* table_cache,
-                       const InternalKeyComparator* cmp)
+                       const InternalKeyComparator* cmp, MQSchedule* elastic)
     : env_(options->env),
       dbname_(dbname),
       options_(options),
       table_cache_(table_cache),
+      elastic_(elastic),
       icmp_(*cmp),
       next_file_number_(2),
       manifest_file_number_(0),  // chosen by Recover
@@ -700,6 +742,21 @@ void VersionSet::AppendVersion(Version* v) {
   v->prev_ = dummy_versions_.prev_;
   v->prev_->next_ = v;
   dummy_versions_.prev_ = v;
+
+  ReportFileLevels(v);
+}
+
+void VersionSet::ReportFileLevels(const Version* v) const {
+  if (elastic_ == nullptr) return;
+  // Every live file, not only the edit's: O(files) per installed version,
+  // and cheap for files whose level did not change.
+  std::vector<std::pair<uint64_t, int>> levels;
+  for (int level = 0; level < config::kNumLevels; ++level) {
+    for (const FileMetaData* f : v->files_[level]) {
+      levels.emplace_back(f->number, level);
+    }
+  }
+  if (!levels.empty()) elastic_->SetFileLevels(levels);
 }
 
 Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
@@ -1026,7 +1083,9 @@ void VersionSet::GetRange2(const std::vector<FileMetaData*>& inputs1,
 
 Iterator* VersionSet::MakeInputIterator(Compaction* c) {
   ReadOptions options;
-  options.verify_checksums = options_->paranoid_checks;
+  // Always verified: a damaged block must stop the compaction rather than be
+  // rewritten into a new table under a fresh, valid checksum.
+  options.verify_checksums = true;
   options.fill_cache = false;  // compaction input is read once
 
   std::vector<Iterator*> children;

@@ -30,6 +30,7 @@ class Compaction;
 class Env;
 class Iterator;
 class MemTable;
+class MQSchedule;
 struct Options;
 struct ReadOptions;
 class TableBuilder;
@@ -37,6 +38,7 @@ class TableCache;
 class Version;
 class VersionSet;
 class WritableFile;
+struct TableReadContext;
 
 // Index of the first file in `files` whose largest key is >= key, or
 // files.size() if there is none. `files` must be sorted and disjoint.
@@ -68,10 +70,17 @@ class Version {
   void AddIterators(const ReadOptions&, std::vector<Iterator*>* iters);
 
   // Looks up key. On a hit stores the value in *val and returns OK; a
-  // deletion or absence gives NotFound. *stats is filled for UpdateStats.
+  // deletion or absence gives NotFound. *stats is filled for UpdateStats:
+  // a seek is charged to the first file whose probe read a data block
+  // without finding the key, if the Get then went on to another file.
   // Must be called without the DB mutex held.
+  //
+  // ctx carries the per-Get state to every table probe (key hash for
+  // ElasticBF, io-stats counters); the caller must hold an EpochGuard on
+  // the MQSchedule's domain when the DB is elastic. Null: a local context
+  // (no counters) is used, with its own guard.
   Status Get(const ReadOptions&, const LookupKey& key, std::string* val,
-             GetStats* stats);
+             GetStats* stats, TableReadContext* ctx = nullptr);
 
   // Charges the seek recorded in stats. Returns true if a seek compaction
   // should now be scheduled. Requires the DB mutex.
@@ -153,8 +162,11 @@ class Version {
 
 class VersionSet {
  public:
+  // elastic (may be null): ElasticBF's manager, told the level of every
+  // live table each time a version is installed.
   VersionSet(const std::string& dbname, const Options* options,
-             TableCache* table_cache, const InternalKeyComparator*);
+             TableCache* table_cache, const InternalKeyComparator*,
+             MQSchedule* elastic = nullptr);
   VersionSet(const VersionSet&) = delete;
   VersionSet& operator=(const VersionSet&) = delete;
   ~VersionSet();
@@ -256,10 +268,14 @@ class VersionSet {
 
   void AppendVersion(Version* v);
 
+  // Tells elastic_ the level of every file of v.
+  void ReportFileLevels(const Version* v) const;
+
   Env* const env_;
   const std::string dbname_;
   const Options* const options_;
   TableCache* const table_cache_;
+  MQSchedule* const elastic_;  // may be null
   const InternalKeyComparator icmp_;
   uint64_t next_file_number_;
   uint64_t manifest_file_number_;

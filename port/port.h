@@ -70,8 +70,7 @@ bool SnappyAvailable();
 bool SnappyCompress(const char* input, size_t length, std::string* output);
 
 // Reads the uncompressed size stored in a snappy buffer.
-bool SnappyUncompressedLength(const char* input, size_t length,
-                              size_t* result);
+bool SnappyUncompressedLength(const char* input, size_t length, size_t* result);
 
 // Decompresses into `output`, which must hold the uncompressed length.
 bool SnappyUncompress(const char* input, size_t length, char* output);

@@ -40,7 +40,8 @@ class BlockHandle {
 class Footer {
  public:
   // Two padded handles plus the 8-byte magic number.
-  static constexpr size_t kEncodedLength = 2 * BlockHandle::kMaxEncodedLength + 8;
+  static constexpr size_t kEncodedLength =
+      2 * BlockHandle::kMaxEncodedLength + 8;
 
   Footer() = default;
 
@@ -65,12 +66,12 @@ constexpr size_t kBlockTrailerSize = 5;
 // The bytes of one block after reading (and decompressing).
 struct BlockContents {
   Slice data;
-  bool cachable = false;       // true if data may be kept in a cache
+  bool cachable = false;        // true if data may be kept in a cache
   bool heap_allocated = false;  // true if the caller must delete[] data.data()
 };
 
-// Reads the block at `handle`, always checking its CRC (whatever
-// options.verify_checksums says), and decompressing it.
+// Reads the block at `handle`, checking its CRC when
+// options.verify_checksums is set, and decompressing it.
 Status ReadBlock(RandomAccessFile* file, const ReadOptions& options,
                  const BlockHandle& handle, BlockContents* result);
 

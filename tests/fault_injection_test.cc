@@ -2,8 +2,8 @@
 // records what has reached "stable storage": file bytes become durable when
 // the file is synced, and directory entries (creations, removals, renames)
 // become durable when their directory is synced, which the POSIX Env does on
-// the first Sync of each file and after each rename. A simulated crash throws away everything
-// that is not durable and the DB is then reopened.
+// the first Sync of each file and after each rename. A simulated crash throws
+// away everything that is not durable and the DB is then reopened.
 //
 // The checks use a write history: the state recovered after a crash must be
 // the state after some prefix of the acknowledged writes (batches are atomic),
@@ -41,7 +41,7 @@ namespace {
 
 struct MemFile {
   std::string data;
-  size_t synced = 0;  // data[0, synced) survives a crash
+  size_t synced = 0;        // data[0, synced) survives a crash
   bool dir_synced = false;  // its first Sync has synced the directory
 };
 using FilePtr = std::shared_ptr<MemFile>;

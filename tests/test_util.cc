@@ -11,7 +11,8 @@ namespace test {
 
 std::string RandomBytes(Random* rnd, size_t len) {
   std::string out(len, '\0');
-  for (size_t i = 0; i < len; ++i) out[i] = static_cast<char>(rnd->Uniform(256));
+  for (size_t i = 0; i < len; ++i)
+    out[i] = static_cast<char>(rnd->Uniform(256));
   return out;
 }
 

@@ -24,9 +24,7 @@ class Arena {
 
   // Bytes obtained from the system so far, including block overhead. Safe to
   // call from any thread while one thread allocates.
-  size_t MemoryUsage() const {
-    return usage_.load(std::memory_order_relaxed);
-  }
+  size_t MemoryUsage() const { return usage_.load(std::memory_order_relaxed); }
 
  private:
   char* Refill(size_t bytes);

@@ -566,7 +566,6 @@ class PosixWritableFile final : public WritableFile {
     return s;
   }
 
-
   int fd_;
   char buffer_[kWriteBufferSize];
   size_t buffered_;

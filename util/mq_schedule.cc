@@ -374,10 +374,12 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
       DetachLocked(file_number, &it->second);  // a newer instance takes over
       tables_.erase(it);
     }
+    auto level_it = file_levels_.find(file_number);
+    const int level = level_it == file_levels_.end() ? 0 : level_it->second;
     for (uint32_t s = 0; s < count; ++s) {
       mq_.Attach(
           MultiQueue::MakeSegmentId(file_number, s), index.segment(s).unit_size,
-          /*lsm_level=*/0,
+          level,
           use_inherited ? inherited->segments[s] : MultiQueue::Hotness());
     }
     Attached& entry = tables_[file_number];
@@ -484,6 +486,7 @@ void MQSchedule::ForgetFile(uint64_t file_number) {
   }
   mq_.Forget(file_number);  // nothing attached is left to release
   known_files_.erase(file_number);
+  file_levels_.erase(file_number);
   UpdateBudgetLocked();
 }
 
@@ -499,12 +502,29 @@ bool MQSchedule::GetSegmentHotness(
   return true;
 }
 
-void MQSchedule::SetFileLevel(uint64_t file_number, int level) {
-  MutexLock l(&mu_);
+void MQSchedule::SetFileLevelLocked(uint64_t file_number, int level) {
+  auto [level_it, inserted] = file_levels_.try_emplace(file_number, level);
+  if (!inserted) {
+    if (level_it->second == level) return;  // segments already carry it
+    level_it->second = level;
+  }
   auto it = known_files_.find(file_number);
   if (it == known_files_.end()) return;
   for (uint32_t s = 0; s < it->second; ++s) {
     mq_.SetLsmLevel(MultiQueue::MakeSegmentId(file_number, s), level);
+  }
+}
+
+void MQSchedule::SetFileLevel(uint64_t file_number, int level) {
+  MutexLock l(&mu_);
+  SetFileLevelLocked(file_number, level);
+}
+
+void MQSchedule::SetFileLevels(
+    const std::vector<std::pair<uint64_t, int>>& files) {
+  MutexLock l(&mu_);
+  for (const auto& [file_number, level] : files) {
+    SetFileLevelLocked(file_number, level);
   }
 }
 
@@ -532,50 +552,72 @@ std::string MQSchedule::StatsString() const {
   auto line = [&out, &buf](int n) {
     if (n > 0) out.append(buf, std::min<size_t>(n, sizeof(buf) - 1));
   };
+  // Scalars first, one "name: value" per line, so that tools can parse them.
+  auto counter = [&line, &buf](const char* name, uint64_t value) {
+    line(std::snprintf(buf, sizeof(buf), "%s: %" PRIu64 "\n", name, value));
+  };
   const double per_key =
       st.attached_keys == 0
           ? 0.0
           : 8.0 * static_cast<double>(st.installed_bytes) / st.attached_keys;
-  line(std::snprintf(buf, sizeof(buf),
-                     "memory: %" PRIu64 " bytes in loaded units (%.2f bits "
-                     "per key), %" PRIu64 " reserved, budget %" PRIu64 "\n",
-                     st.installed_bytes, per_key, st.mq.used_bytes,
-                     st.mq.budget_bytes));
-  line(std::snprintf(buf, sizeof(buf),
-                     "tables: %" PRIu64 " attached, %" PRIu64
-                     " keys; segments: %" PRIu64 " attached, %" PRIu64
-                     " closed; lifetime %" PRIu64 " Gets; clock %" PRIu64 "\n",
-                     st.attached_tables, st.attached_keys,
-                     st.mq.attached_segments, st.mq.detached_segments,
-                     st.mq.lifetime, Now()));
+  counter("memory_used_bytes", st.installed_bytes);
+  counter("memory_budget_bytes", st.mq.budget_bytes);
+  counter("memory_reserved_bytes", st.mq.used_bytes);
+  line(std::snprintf(buf, sizeof(buf), "memory_bits_per_key: %.2f\n", per_key));
+  counter("tables_attached", st.attached_tables);
+  counter("keys_attached", st.attached_keys);
+  counter("segments_attached", st.mq.attached_segments);
+  counter("segments_closed", st.mq.detached_segments);
+  counter("lifetime", st.mq.lifetime);
+  counter("clock", Now());
+  counter("unit_loads", st.unit_loads);
+  counter("unit_load_bytes", st.unit_load_bytes);
+  counter("unit_load_failures", st.unit_load_failures);
+  counter("region_reads", st.region_reads);
+  counter("aborted_loads", st.mq.aborted_loads);
+  counter("unit_evictions", st.unit_evictions);
+  counter("adjustments", st.mq.adjustments);
+  counter("swaps", st.mq.swaps);
+  counter("rejected_no_victims", st.mq.rejected_no_victims);
+  counter("rejected_no_gain", st.mq.rejected_no_gain);
+  line(std::snprintf(buf, sizeof(buf), "expected_extra_io: %.1f\n",
+                     st.mq.expected_extra_io));
+  counter("access_records", st.records);
+  counter("ring_drops", st.ring_drops);
+
+  // Histograms: how many segments hold k units, overall and per LSM level.
   out.append("segments by units loaded:");
   for (size_t k = 0; k < st.mq.segments_per_queue.size(); ++k) {
     line(std::snprintf(buf, sizeof(buf), " %zu:%" PRIu64, k,
                        st.mq.segments_per_queue[k]));
   }
   out.append("\n");
+  out.append("units loaded per LSM level (k:segments with k units):\n");
   for (size_t level = 0; level < st.mq.segments_by_level.size(); ++level) {
-    line(std::snprintf(buf, sizeof(buf), "  level %zu:", level));
     const std::vector<uint64_t>& hist = st.mq.segments_by_level[level];
+    uint64_t segments = 0;
+    uint64_t units = 0;
+    for (size_t k = 0; k < hist.size(); ++k) {
+      segments += hist[k];
+      units += k * hist[k];
+    }
+    if (segments == 0) continue;  // levels without open elastic tables
+    line(std::snprintf(buf, sizeof(buf), "  level %zu: %" PRIu64 " units;",
+                       level, units));
     for (size_t k = 0; k < hist.size(); ++k) {
       line(std::snprintf(buf, sizeof(buf), " %zu:%" PRIu64, k, hist[k]));
     }
     out.append("\n");
   }
+
+  // A one-paragraph summary for people.
   line(std::snprintf(buf, sizeof(buf),
-                     "loads: %" PRIu64 " units (%" PRIu64 " bytes, %" PRIu64
-                     " region reads), %" PRIu64 " failed, %" PRIu64
-                     " reservations aborted\n",
-                     st.unit_loads, st.unit_load_bytes, st.region_reads,
-                     st.unit_load_failures, st.mq.aborted_loads));
+                     "summary: %" PRIu64 " bytes in loaded units (%.2f bits "
+                     "per key), %" PRIu64 " reserved, budget %" PRIu64 "\n",
+                     st.installed_bytes, per_key, st.mq.used_bytes,
+                     st.mq.budget_bytes));
   line(std::snprintf(buf, sizeof(buf),
-                     "evictions: %" PRIu64 "; adjustments: %" PRIu64
-                     " (%" PRIu64 " swaps); rejected: %" PRIu64
-                     " no expired victims, %" PRIu64 " no gain\n",
-                     st.unit_evictions, st.mq.adjustments, st.mq.swaps,
-                     st.mq.rejected_no_victims, st.mq.rejected_no_gain));
-  line(std::snprintf(buf, sizeof(buf),
-                     "E[extra I/O]: %.1f; access records: %" PRIu64
+                     "  E[extra I/O]: %.1f; access records: %" PRIu64
                      " processed, %" PRIu64 " dropped\n",
                      st.mq.expected_extra_io, st.records, st.ring_drops));
   return out;

@@ -31,6 +31,7 @@
 #include <string>
 #include <thread>  // NOLINT
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "leveldb/elastic_filter.h"
@@ -133,8 +134,15 @@ class MQSchedule {
                          std::vector<MultiQueue::Hotness>* hotness) const
       LOCKS_EXCLUDED(mu_);
 
-  // Tags the file's segments with an LSM level (for the statistics).
+  // Tags the file's segments with an LSM level (for the statistics). The
+  // level is remembered for a file not attached yet, so its segments get
+  // the right tag when its table opens later; ForgetFile drops it.
   void SetFileLevel(uint64_t file_number, int level) LOCKS_EXCLUDED(mu_);
+
+  // The same for many files at once (one critical section): pairs of
+  // (file number, level). Files whose level is unchanged cost one lookup.
+  void SetFileLevels(const std::vector<std::pair<uint64_t, int>>& files)
+      LOCKS_EXCLUDED(mu_);
 
   Stats GetStats() const LOCKS_EXCLUDED(mu_);
   // Text of the "leveldb.elasticbf" property.
@@ -216,6 +224,9 @@ class MQSchedule {
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Recomputes the budget from the attached keys and evicts down to it.
   void UpdateBudgetLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Records a file's level and retags its known segments.
+  void SetFileLevelLocked(uint64_t file_number, int level)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Drops a table's units and takes its segments out of the MultiQueue.
   void DetachLocked(uint64_t file_number, Attached* entry)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -253,6 +264,8 @@ class MQSchedule {
   std::unordered_map<uint64_t, Attached> tables_ GUARDED_BY(mu_);
   // Segment count of every file attached now or earlier (until forgotten).
   std::unordered_map<uint64_t, uint32_t> known_files_ GUARDED_BY(mu_);
+  // LSM level of every file the DB told us about (until forgotten).
+  std::unordered_map<uint64_t, int> file_levels_ GUARDED_BY(mu_);
   // Loads in flight per TableFilterGroups instance.
   std::unordered_map<const TableFilterGroups*, int> busy_ GUARDED_BY(mu_);
   // Planned loads not finished yet (queued or reading).

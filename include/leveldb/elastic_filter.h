@@ -17,7 +17,16 @@
 //   options.filter_policy = leveldb::NewElasticFilterPolicy(eo);
 //
 // Tables written this way remain valid LevelDB tables: stock LevelDB opens
-// them and simply uses no filter.
+// them and simply uses no filter. Tables with standard Bloom filters keep
+// them under ElasticBF until a compaction rewrites them.
+//
+// What a database shows (see docs/elasticbf.md for the details):
+//   DB::GetProperty("leveldb.elasticbf")  "enabled: no", or "enabled: yes"
+//       and "name: value" lines (memory_used_bytes, memory_budget_bytes,
+//       unit_loads, unit_evictions, adjustments, expected_extra_io, ...)
+//       followed by histograms of units loaded per segment and LSM level.
+//   DB::GetProperty("leveldb.io-stats")   per-Get counters (leveldb/io_stats.h)
+//   "leveldb.approximate-memory-usage" includes the loaded units.
 
 #ifndef STORAGE_LEVELDB_INCLUDE_ELASTIC_FILTER_H_
 #define STORAGE_LEVELDB_INCLUDE_ELASTIC_FILTER_H_
@@ -51,9 +60,13 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // but cost more bookkeeping memory and smaller, less efficient unit reads.
   size_t segment_bytes = 0;
 
-  // Memory budget for loaded units, in bits per live key; >= 0 and finite.
-  // Default 4: the same average memory as a 4-bits-per-key filter on every
-  // table, distributed by hotness. Ignored when memory_budget_bytes is set.
+  // Memory budget for loaded units, in bits per key of the open tables;
+  // >= 0 and finite. Default 4: the same average memory as a
+  // 4-bits-per-key filter on every table, distributed by hotness. Ignored
+  // when memory_budget_bytes is set. The budget is never exceeded, and a
+  // unit takes a little more than bits_per_unit bits per key (whole 64-bit
+  // words plus one byte), so a budget of exactly bits_per_unit leaves about
+  // one segment without a unit.
   double memory_bits_per_key = 4;
 
   // Fixed memory budget for loaded units, in bytes. 0 (the default) derives
@@ -72,9 +85,11 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // with no filter in memory until they are accessed.
   int initial_units = 1;
 
-  // When true (the default), segments written by a compaction start with the
-  // mean hotness of the input segments whose key ranges overlap them, so hot
-  // data keeps its filters across compactions. When false they start cold.
+  // When true (the default), segments written by a compaction are meant to
+  // start with the mean hotness of the input segments whose key ranges
+  // overlap them, so hot data keeps its filters across compactions. When
+  // false they start cold. (The DB does not apply it yet: new tables start
+  // with initial_units.)
   bool inherit_hotness = true;
 };
 
@@ -82,7 +97,8 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
 // bits_per_unit is in [1, 32], units_per_segment is in [1, 16],
 // initial_units is in [0, units_per_segment], memory_bits_per_key is finite
 // and >= 0, and segment_bytes is 0 or >= 1024. DB::Open applies these checks
-// to the policy's options.
+// to the policy's options before it touches the file system: on failure
+// the database directory is left exactly as it was.
 LEVELDB_EXPORT Status
 ValidateElasticFilterOptions(const ElasticFilterOptions& options);
 

@@ -320,7 +320,7 @@ class Writer {
       batch_.Put(key, value);
       EndOp();
     } else {
-      Check(db_->Put(Options(), key, value), "put " + Hex(key));
+      Check(db_->Put(NextWriteOptions(), key, value), "put " + Hex(key));
     }
   }
 
@@ -329,7 +329,7 @@ class Writer {
       batch_.Delete(key);
       EndOp();
     } else {
-      Check(db_->Delete(Options(), key), "delete " + Hex(key));
+      Check(db_->Delete(NextWriteOptions(), key), "delete " + Hex(key));
     }
   }
 
@@ -339,12 +339,12 @@ class Writer {
     leveldb::WriteBatch batch;
     batch.Put(key, junk);
     batch.Put(key, value);
-    Check(db_->Write(Options(), &batch), "two-put batch " + Hex(key));
+    Check(db_->Write(NextWriteOptions(), &batch), "two-put batch " + Hex(key));
   }
 
   void Flush() {
     if (batch_ops_ > 0) {
-      Check(db_->Write(Options(), &batch_), "batch write");
+      Check(db_->Write(NextWriteOptions(), &batch_), "batch write");
       batch_.Clear();
       batch_ops_ = 0;
       batch_target_ = 0;
@@ -362,7 +362,7 @@ class Writer {
   void EndOp() {
     if (++batch_ops_ >= batch_target_) Flush();
   }
-  leveldb::WriteOptions Options() {
+  leveldb::WriteOptions NextWriteOptions() {
     leveldb::WriteOptions w;
     w.sync = rng_.Below(500) == 0;  // an occasional synced write
     return w;

@@ -1,0 +1,331 @@
+#include "engine.h"
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <system_error>
+
+#include "leveldb/cache.h"
+#include "leveldb/env.h"
+#include "leveldb/filter_policy.h"
+#include "upstream_direct_io.h"
+
+#if !defined(LEVELDB_UPSTREAM_BUILD)
+#include "leveldb/direct_io.h"
+#include "leveldb/elastic_filter.h"
+#include "leveldb/io_stats.h"
+#endif
+
+namespace ycsb {
+
+namespace {
+
+constexpr int64_t kMaxBytes = int64_t{1} << 40;
+
+#if defined(LEVELDB_UPSTREAM_BUILD)
+leveldb::Status UpstreamHasNoElasticBF(const std::string& key) {
+  return leveldb::Status::InvalidArgument(
+      "property " + key,
+      "ElasticBF exists only in the fork; ycsb_upstream runs stock LevelDB "
+      "(use the ycsb binary)");
+}
+#endif
+
+const std::set<std::string>& ElasticKeys() {
+  static const std::set<std::string> keys = {"leveldb.elastic_bf",
+                                             "leveldb.bf_bits_per_unit",
+                                             "leveldb.bf_units",
+                                             "leveldb.bf_memory_bits_per_key",
+                                             "leveldb.bf_memory_budget_bytes",
+                                             "leveldb.bf_segment_bytes",
+                                             "leveldb.bf_lifetime",
+                                             "leveldb.bf_initial_units"};
+  return keys;
+}
+
+const std::set<std::string>& GeneralKeys() {
+  static const std::set<std::string> keys = {
+      "leveldb.dbpath",        "leveldb.bloom_bits",
+      "leveldb.direct_io",     "leveldb.fill_cache",
+      "leveldb.cache_size",    "leveldb.write_buffer_size",
+      "leveldb.max_file_size", "leveldb.max_open_files",
+      "leveldb.block_size",    "leveldb.compression",
+      "leveldb.sync"};
+  return keys;
+}
+
+leveldb::Status CheckKeys(const Properties& props) {
+  for (const auto& entry : props.values()) {
+    const std::string& key = entry.first;
+    if (key.compare(0, 8, "leveldb.") != 0) continue;
+    if (GeneralKeys().count(key) != 0) continue;
+    if (ElasticKeys().count(key) == 0) {
+      return leveldb::Status::InvalidArgument(
+          "unknown property " + key,
+          "see docs/ycsb.md for the leveldb.* settings");
+    }
+#if defined(LEVELDB_UPSTREAM_BUILD)
+    // leveldb.elastic_bf=false is accepted; true is refused after parsing.
+    if (key == "leveldb.elastic_bf") continue;
+    return UpstreamHasNoElasticBF(key);
+#endif
+  }
+  return leveldb::Status::OK();
+}
+
+leveldb::Status ParseElastic(const Properties& props, EngineSpec* spec) {
+  leveldb::Status s =
+      props.GetBool("leveldb.elastic_bf", spec->elastic_bf, &spec->elastic_bf);
+  // Wide ranges here: the library's own validation names the exact limits.
+  if (s.ok()) {
+    s = props.GetInt("leveldb.bf_bits_per_unit", spec->bf_bits_per_unit,
+                     INT32_MIN, INT32_MAX, &spec->bf_bits_per_unit);
+  }
+  if (s.ok()) {
+    s = props.GetInt("leveldb.bf_units", spec->bf_units, INT32_MIN, INT32_MAX,
+                     &spec->bf_units);
+  }
+  if (s.ok()) {
+    s = props.GetDouble("leveldb.bf_memory_bits_per_key",
+                        spec->bf_memory_bits_per_key, -1e9, 1e9,
+                        &spec->bf_memory_bits_per_key);
+  }
+  if (s.ok()) {
+    s = props.GetInt("leveldb.bf_memory_budget_bytes",
+                     spec->bf_memory_budget_bytes, 0, kMaxBytes,
+                     &spec->bf_memory_budget_bytes);
+  }
+  if (s.ok()) {
+    s = props.GetInt("leveldb.bf_segment_bytes", spec->bf_segment_bytes, 0,
+                     kMaxBytes, &spec->bf_segment_bytes);
+  }
+  if (s.ok()) {
+    s = props.GetInt("leveldb.bf_lifetime", spec->bf_lifetime, 0, INT64_MAX,
+                     &spec->bf_lifetime);
+  }
+  if (s.ok()) {
+    s = props.GetInt("leveldb.bf_initial_units", spec->bf_initial_units,
+                     INT32_MIN, INT32_MAX, &spec->bf_initial_units);
+  }
+  return s;
+}
+
+leveldb::Status ParseSizes(const Properties& props, EngineSpec* spec) {
+  struct Entry {
+    const char* key;
+    int64_t* target;
+    int64_t min_value;
+    int64_t max_value;
+  };
+  const Entry entries[] = {
+      {"leveldb.bloom_bits", &spec->bloom_bits, INT32_MIN, 1000},
+      {"leveldb.cache_size", &spec->cache_size, INT64_MIN, kMaxBytes},
+      {"leveldb.write_buffer_size", &spec->write_buffer_size, 0, kMaxBytes},
+      {"leveldb.max_file_size", &spec->max_file_size, 0, kMaxBytes},
+      {"leveldb.max_open_files", &spec->max_open_files, 0, 1 << 24},
+      {"leveldb.block_size", &spec->block_size, 0, kMaxBytes},
+  };
+  for (const Entry& entry : entries) {
+    leveldb::Status s = props.GetInt(entry.key, *entry.target, entry.min_value,
+                                     entry.max_value, entry.target);
+    if (!s.ok()) return s;
+  }
+  return leveldb::Status::OK();
+}
+
+leveldb::Status ParseSwitches(const Properties& props, EngineSpec* spec) {
+  leveldb::Status s =
+      props.GetBool("leveldb.direct_io", spec->direct_io, &spec->direct_io);
+  if (s.ok()) {
+    s = props.GetBool("leveldb.fill_cache", spec->fill_cache,
+                      &spec->fill_cache);
+  }
+  if (s.ok()) s = props.GetBool("leveldb.sync", spec->sync, &spec->sync);
+  if (s.ok()) {
+    const std::string compression =
+        props.GetString("leveldb.compression", "snappy");
+    if (compression == "snappy") {
+      spec->compression = true;
+    } else if (compression == "none") {
+      spec->compression = false;
+    } else {
+      s = leveldb::Status::InvalidArgument(
+          "property leveldb.compression",
+          "expected snappy or none, got '" + compression + "'");
+    }
+  }
+  return s;
+}
+
+#if !defined(LEVELDB_UPSTREAM_BUILD)
+leveldb::ElasticFilterOptions ElasticOptions(const EngineSpec& spec) {
+  leveldb::ElasticFilterOptions options;
+  options.bits_per_unit = static_cast<int>(spec.bf_bits_per_unit);
+  options.units_per_segment = static_cast<int>(spec.bf_units);
+  options.memory_bits_per_key = spec.bf_memory_bits_per_key;
+  options.memory_budget_bytes =
+      static_cast<size_t>(spec.bf_memory_budget_bytes);
+  options.segment_bytes = static_cast<size_t>(spec.bf_segment_bytes);
+  options.lifetime = static_cast<uint64_t>(spec.bf_lifetime);
+  options.initial_units = static_cast<int>(spec.bf_initial_units);
+  return options;
+}
+#endif
+
+leveldb::Env* ChooseEnv(const EngineSpec& spec) {
+  if (!spec.direct_io) return leveldb::Env::Default();
+#if defined(LEVELDB_UPSTREAM_BUILD)
+  return UpstreamDirectIOEnv();
+#else
+  return leveldb::DirectIOEnv();
+#endif
+}
+
+}  // namespace
+
+const char* EngineName() {
+#if defined(LEVELDB_UPSTREAM_BUILD)
+  return "upstream LevelDB 1.23";
+#else
+  return "fork (LevelDB 1.23 + ElasticBF)";
+#endif
+}
+
+leveldb::Status ParseEngineSpec(const Properties& props, EngineSpec* spec) {
+  *spec = EngineSpec();
+  spec->db_path = props.GetString("leveldb.dbpath", spec->db_path);
+  leveldb::Status s = CheckKeys(props);
+  if (s.ok()) s = ParseElastic(props, spec);
+  if (s.ok()) s = ParseSizes(props, spec);
+  if (s.ok()) s = ParseSwitches(props, spec);
+  if (!s.ok()) return s;
+  if (spec->db_path.empty()) {
+    return leveldb::Status::InvalidArgument("leveldb.dbpath", "is empty");
+  }
+  if (spec->elastic_bf && spec->bloom_bits > 0) {
+    return leveldb::Status::InvalidArgument(
+        "leveldb.elastic_bf and leveldb.bloom_bits",
+        "are mutually exclusive (both choose the filter policy)");
+  }
+#if defined(LEVELDB_UPSTREAM_BUILD)
+  if (spec->elastic_bf) return UpstreamHasNoElasticBF("leveldb.elastic_bf");
+#else
+  if (spec->elastic_bf) {
+    s = leveldb::ValidateElasticFilterOptions(ElasticOptions(*spec));
+  }
+#endif
+  return s;
+}
+
+std::string DescribeEngine(const EngineSpec& spec) {
+  std::ostringstream out;
+  out << "path=" << spec.db_path << " filter=";
+  if (spec.elastic_bf) {
+    out << "elasticbf(" << spec.bf_units << "x" << spec.bf_bits_per_unit
+        << " bits, memory ";
+    if (spec.bf_memory_budget_bytes > 0) {
+      out << spec.bf_memory_budget_bytes << " bytes";
+    } else {
+      out << spec.bf_memory_bits_per_key << " bits/key";
+    }
+    out << ")";
+  } else if (spec.bloom_bits > 0) {
+    out << "bloom(" << spec.bloom_bits << " bits/key)";
+  } else {
+    out << "none";
+  }
+  out << " direct_io=" << (spec.direct_io ? "on" : "off")
+      << " fill_cache=" << (spec.fill_cache ? "on" : "off") << " cache=";
+  if (spec.cache_size < 0) {
+    out << "default";
+  } else {
+    out << spec.cache_size;
+  }
+  out << " compression=" << (spec.compression ? "snappy" : "none");
+  return out.str();
+}
+
+leveldb::Status Database::Open(const EngineSpec& spec, bool create,
+                               std::unique_ptr<Database>* result) {
+  result->reset();
+  if (create) {
+    // LevelDB creates the database directory but not its parents.
+    std::error_code error;
+    std::filesystem::create_directories(spec.db_path, error);
+    if (error) {
+      return leveldb::Status::IOError(spec.db_path, error.message());
+    }
+  }
+  std::unique_ptr<Database> database(new Database);
+  leveldb::Options options;
+  options.create_if_missing = create;
+  options.env = ChooseEnv(spec);
+  options.compression =
+      spec.compression ? leveldb::kSnappyCompression : leveldb::kNoCompression;
+  if (spec.write_buffer_size > 0) {
+    options.write_buffer_size = static_cast<size_t>(spec.write_buffer_size);
+  }
+  if (spec.max_file_size > 0) {
+    options.max_file_size = static_cast<size_t>(spec.max_file_size);
+  }
+  if (spec.max_open_files > 0) {
+    options.max_open_files = static_cast<int>(spec.max_open_files);
+  }
+  if (spec.block_size > 0) {
+    options.block_size = static_cast<size_t>(spec.block_size);
+  }
+  if (spec.cache_size >= 0) {
+    database->block_cache_ =
+        leveldb::NewLRUCache(static_cast<size_t>(spec.cache_size));
+    options.block_cache = database->block_cache_;
+  }
+#if !defined(LEVELDB_UPSTREAM_BUILD)
+  if (spec.elastic_bf) {
+    database->filter_policy_ =
+        leveldb::NewElasticFilterPolicy(ElasticOptions(spec));
+  }
+#endif
+  if (spec.bloom_bits > 0) {
+    database->filter_policy_ =
+        leveldb::NewBloomFilterPolicy(static_cast<int>(spec.bloom_bits));
+  }
+  options.filter_policy = database->filter_policy_;
+  leveldb::Status s = leveldb::DB::Open(options, spec.db_path, &database->db_);
+  if (!s.ok()) return s;
+  database->read_options_.fill_cache = spec.fill_cache;
+  database->write_options_.sync = spec.sync;
+  *result = std::move(database);
+  return leveldb::Status::OK();
+}
+
+leveldb::Status Database::Destroy(const EngineSpec& spec) {
+  leveldb::Options options;
+  options.env = ChooseEnv(spec);
+  return leveldb::DestroyDB(spec.db_path, options);
+}
+
+Database::~Database() {
+  // The DB uses the policy and the cache until it is closed.
+  delete db_;
+  delete filter_policy_;
+  delete block_cache_;
+}
+
+void Database::ResetIoStats() {
+#if !defined(LEVELDB_UPSTREAM_BUILD)
+  leveldb::ResetIoStats(db_);
+#endif
+}
+
+std::string Database::StatsReport() const {
+  std::string report;
+  for (const char* property : {"leveldb.io-stats", "leveldb.elasticbf"}) {
+    std::string value;
+    if (!db_->GetProperty(property, &value) || value.empty()) continue;
+    report.append(property).append(":\n").append(value);
+    if (report.back() != '\n') report.push_back('\n');
+  }
+  return report;
+}
+
+}  // namespace ycsb

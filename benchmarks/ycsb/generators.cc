@@ -1,0 +1,163 @@
+#include "generators.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ycsb {
+
+uint64_t FnvHash64(uint64_t value) {
+  constexpr uint64_t kOffsetBasis = 0xCBF29CE484222325ULL;
+  constexpr uint64_t kPrime = 1099511628211ULL;
+  uint64_t hash = kOffsetBasis;
+  for (int i = 0; i < 8; ++i) {
+    hash ^= value & 0xFF;
+    hash *= kPrime;
+    value >>= 8;
+  }
+  return hash;
+}
+
+uint64_t Random::Next() {
+  state_ += 0x9E3779B97F4A7C15ULL;
+  uint64_t z = state_;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+double Random::NextDouble() {
+  // The top 53 bits fill a double's mantissa exactly.
+  return static_cast<double>(Next() >> 11) * (1.0 / 9007199254740992.0);
+}
+
+uint64_t Random::Uniform(uint64_t n) {
+  // Multiply-high maps 64 random bits onto [0, n) with negligible bias.
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(Next()) * n) >>
+                               64);
+}
+
+double Zeta(uint64_t n, double theta) { return ZetaExtend(0, n, theta, 0.0); }
+
+double ZetaExtend(uint64_t from, uint64_t to, double theta, double partial) {
+  double sum = partial;
+  for (uint64_t i = from + 1; i <= to; ++i) {
+    sum += 1.0 / std::pow(static_cast<double>(i), theta);
+  }
+  return sum;
+}
+
+double ZetaApproximate(uint64_t n, double theta) {
+  constexpr uint64_t kExactTerms = uint64_t{1} << 20;
+  if (n <= kExactTerms) return Zeta(n, theta);
+  const double head = Zeta(kExactTerms - 1, theta);
+  // Euler-Maclaurin for the sum over [a, b] of f(x) = x^-theta, with the
+  // first derivative correction; the next term is below 1e-20 here.
+  const double a = static_cast<double>(kExactTerms);
+  const double b = static_cast<double>(n);
+  auto f = [theta](double x) { return std::pow(x, -theta); };
+  auto derivative = [theta](double x) {
+    return -theta * std::pow(x, -theta - 1.0);
+  };
+  const double integral =
+      (std::pow(b, 1.0 - theta) - std::pow(a, 1.0 - theta)) / (1.0 - theta);
+  const double tail =
+      integral + (f(a) + f(b)) / 2.0 + (derivative(b) - derivative(a)) / 12.0;
+  return head + tail;
+}
+
+uint64_t UniformGenerator::Next(Random* rng) {
+  if (span_ == std::numeric_limits<uint64_t>::max()) return rng->Next();
+  return min_ + rng->Uniform(span_ + 1);
+}
+
+ZipfianGenerator::ZipfianGenerator(uint64_t min, uint64_t max, double theta)
+    : ZipfianGenerator(min, max, theta, Zeta(max - min + 1, theta)) {}
+
+ZipfianGenerator::ZipfianGenerator(uint64_t min, uint64_t max, double theta,
+                                   double zetan)
+    : base_(min),
+      theta_(theta),
+      alpha_(1.0 / (1.0 - theta)),
+      zeta2theta_(Zeta(2, theta)),
+      half_pow_theta_(std::pow(0.5, theta)),
+      items_(max - min + 1),
+      zetan_(zetan),
+      eta_(0) {
+  eta_ = (1.0 - std::pow(2.0 / static_cast<double>(items_), 1.0 - theta_)) /
+         (1.0 - zeta2theta_ / zetan_);
+}
+
+void ZipfianGenerator::SetItemCount(uint64_t item_count) {
+  if (item_count > items_) {
+    zetan_ = ZetaExtend(items_, item_count, theta_, zetan_);
+  } else {
+    zetan_ = Zeta(item_count, theta_);
+  }
+  items_ = item_count;
+  eta_ = (1.0 - std::pow(2.0 / static_cast<double>(items_), 1.0 - theta_)) /
+         (1.0 - zeta2theta_ / zetan_);
+}
+
+uint64_t ZipfianGenerator::Next(Random* rng) {
+  return NextWithCount(rng, items_);
+}
+
+uint64_t ZipfianGenerator::NextWithCount(Random* rng, uint64_t item_count) {
+  if (item_count == 0) item_count = 1;
+  if (item_count != items_) SetItemCount(item_count);
+  const double u = rng->NextDouble();
+  const double uz = u * zetan_;
+  if (uz < 1.0) return base_;
+  if (uz < 1.0 + half_pow_theta_) return base_ + 1;
+  const double scaled =
+      static_cast<double>(items_) * std::pow(eta_ * u - eta_ + 1.0, alpha_);
+  uint64_t offset = static_cast<uint64_t>(scaled);
+  if (offset >= items_) offset = items_ - 1;  // guards rounding at u -> 1
+  return base_ + offset;
+}
+
+double ScrambledZipfianGenerator::ItemSpaceZeta(double theta) {
+  if (theta == 0.99) return kZetaItemSpace099;
+  return ZetaApproximate(kItemSpace + 1, theta);
+}
+
+ScrambledZipfianGenerator::ScrambledZipfianGenerator(uint64_t min, uint64_t max,
+                                                     double theta)
+    : ScrambledZipfianGenerator(min, max, theta, ItemSpaceZeta(theta)) {}
+
+ScrambledZipfianGenerator::ScrambledZipfianGenerator(uint64_t min, uint64_t max,
+                                                     double theta,
+                                                     double item_space_zetan)
+    : min_(min),
+      item_count_(max - min + 1),
+      zipfian_(0, kItemSpace, theta, item_space_zetan) {}
+
+uint64_t ScrambledZipfianGenerator::Next(Random* rng) {
+  return min_ + FnvHash64(zipfian_.Next(rng)) % item_count_;
+}
+
+SkewedLatestGenerator::SkewedLatestGenerator(const CounterGenerator* basis,
+                                             double theta, double zetan)
+    : basis_(basis), zipfian_(0, basis->Last(), theta, zetan) {}
+
+uint64_t SkewedLatestGenerator::Next(Random* rng) {
+  const uint64_t last = basis_->Last();
+  return last - zipfian_.NextWithCount(rng, last + 1);
+}
+
+void DiscreteGenerator::Add(int choice, double weight) {
+  if (weight <= 0) return;
+  choices_.emplace_back(choice, weight);
+  total_ += weight;
+}
+
+int DiscreteGenerator::Next(Random* rng) const {
+  double point = rng->NextDouble() * total_;
+  for (const auto& choice : choices_) {
+    if (point < choice.second) return choice.first;
+    point -= choice.second;
+  }
+  return choices_.back().first;  // rounding left a sliver past the end
+}
+
+}  // namespace ycsb

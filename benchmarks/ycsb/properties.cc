@@ -1,0 +1,173 @@
+#include "properties.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace ycsb {
+
+namespace {
+
+std::string Trim(const std::string& text) {
+  size_t begin = 0;
+  size_t end = text.size();
+  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) {
+    ++begin;
+  }
+  while (end > begin &&
+         std::isspace(static_cast<unsigned char>(text[end - 1]))) {
+    --end;
+  }
+  return text.substr(begin, end - begin);
+}
+
+// Splits "key = value" into trimmed halves; false if there is no '=' or
+// no key.
+bool SplitAssignment(const std::string& line, std::string* key,
+                     std::string* value) {
+  const size_t equals = line.find('=');
+  if (equals == std::string::npos) return false;
+  *key = Trim(line.substr(0, equals));
+  *value = Trim(line.substr(equals + 1));
+  return !key->empty();
+}
+
+leveldb::Status BadValue(const std::string& key, const std::string& value,
+                         const std::string& expected) {
+  return leveldb::Status::InvalidArgument(
+      "property " + key, "expected " + expected + ", got '" + value + "'");
+}
+
+}  // namespace
+
+leveldb::Status Properties::ParseText(const std::string& text,
+                                      const std::string& origin) {
+  std::istringstream lines(text);
+  std::string line;
+  int line_number = 0;
+  while (std::getline(lines, line)) {
+    ++line_number;
+    const std::string trimmed = Trim(line);
+    if (trimmed.empty() || trimmed[0] == '#' || trimmed[0] == '!') continue;
+    std::string key;
+    std::string value;
+    if (!SplitAssignment(trimmed, &key, &value)) {
+      return leveldb::Status::InvalidArgument(
+          origin + ":" + std::to_string(line_number),
+          "expected key=value, got '" + trimmed + "'");
+    }
+    values_[key] = value;
+  }
+  return leveldb::Status::OK();
+}
+
+leveldb::Status Properties::LoadFile(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) {
+    return leveldb::Status::IOError(path, "cannot open the workload file");
+  }
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) {
+    return leveldb::Status::IOError(path, "cannot read the workload file");
+  }
+  return ParseText(text.str(), path);
+}
+
+leveldb::Status Properties::ParseAssignment(const std::string& assignment) {
+  std::string key;
+  std::string value;
+  if (!SplitAssignment(assignment, &key, &value)) {
+    return leveldb::Status::InvalidArgument(
+        "-p", "expected key=value, got '" + assignment + "'");
+  }
+  values_[key] = value;
+  return leveldb::Status::OK();
+}
+
+void Properties::Set(const std::string& key, const std::string& value) {
+  values_[key] = value;
+}
+
+bool Properties::Has(const std::string& key) const {
+  return values_.count(key) != 0;
+}
+
+std::string Properties::GetString(const std::string& key,
+                                  const std::string& default_value) const {
+  auto it = values_.find(key);
+  return it == values_.end() ? default_value : it->second;
+}
+
+leveldb::Status Properties::GetInt(const std::string& key,
+                                   int64_t default_value, int64_t min_value,
+                                   int64_t max_value, int64_t* result) const {
+  const std::string expected = "an integer in [" + std::to_string(min_value) +
+                               ", " + std::to_string(max_value) + "]";
+  auto it = values_.find(key);
+  if (it == values_.end()) {
+    *result = default_value;
+    return leveldb::Status::OK();
+  }
+  const std::string& text = it->second;
+  if (text.empty()) return BadValue(key, text, expected);
+  errno = 0;
+  char* end = nullptr;
+  const long long parsed = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || parsed < min_value || parsed > max_value) {
+    return BadValue(key, text, expected);
+  }
+  *result = parsed;
+  return leveldb::Status::OK();
+}
+
+leveldb::Status Properties::GetDouble(const std::string& key,
+                                      double default_value, double min_value,
+                                      double max_value, double* result) const {
+  std::ostringstream expected;
+  expected << "a number in [" << min_value << ", " << max_value << "]";
+  auto it = values_.find(key);
+  if (it == values_.end()) {
+    *result = default_value;
+    return leveldb::Status::OK();
+  }
+  const std::string& text = it->second;
+  if (text.empty()) return BadValue(key, text, expected.str());
+  errno = 0;
+  char* end = nullptr;
+  const double parsed = std::strtod(text.c_str(), &end);
+  if (errno != 0 || *end != '\0' || !std::isfinite(parsed) ||
+      parsed < min_value || parsed > max_value) {
+    return BadValue(key, text, expected.str());
+  }
+  *result = parsed;
+  return leveldb::Status::OK();
+}
+
+leveldb::Status Properties::GetBool(const std::string& key, bool default_value,
+                                    bool* result) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) {
+    *result = default_value;
+    return leveldb::Status::OK();
+  }
+  std::string lower;
+  for (char c : it->second) {
+    lower.push_back(
+        static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  if (lower == "true" || lower == "1" || lower == "yes" || lower == "on") {
+    *result = true;
+  } else if (lower == "false" || lower == "0" || lower == "no" ||
+             lower == "off") {
+    *result = false;
+  } else {
+    return BadValue(key, it->second, "true or false");
+  }
+  return leveldb::Status::OK();
+}
+
+}  // namespace ycsb

@@ -1,0 +1,215 @@
+#include "runner.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "client.h"
+
+namespace ycsb {
+
+namespace {
+
+using ClientList = std::vector<std::unique_ptr<Client>>;
+
+// Prints progress of a running phase from its own thread until Stop().
+class ProgressMonitor {
+ public:
+  ProgressMonitor(const std::string& phase, uint64_t total,
+                  const ClientList* clients, double interval_seconds, FILE* out)
+      : phase_(phase),
+        total_(total),
+        clients_(clients),
+        interval_nanos_(static_cast<uint64_t>(interval_seconds * 1e9)),
+        out_(out) {
+    if (out_ != nullptr && interval_nanos_ > 0 && total_ > 0) {
+      thread_ = std::thread([this] { Loop(); });
+    }
+  }
+
+  ~ProgressMonitor() { Stop(); }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopped_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  // Short phases stay quiet; after this, progress is shown at every 10%
+  // step and at least every interval.
+  static constexpr uint64_t kQuietNanos = 2000000000;
+
+  void Loop() {
+    const uint64_t start = NowNanos();
+    uint64_t last_print = start;
+    uint64_t last_decile = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!wake_.wait_for(lock, std::chrono::milliseconds(250),
+                           [this] { return stopped_; })) {
+      const uint64_t now = NowNanos();
+      uint64_t done = 0;
+      for (const auto& client : *clients_) done += client->completed();
+      const uint64_t decile = done * 10 / total_;
+      const bool new_decile = decile > last_decile;
+      if (now - start < kQuietNanos ||
+          (!new_decile && now - last_print < interval_nanos_)) {
+        continue;
+      }
+      const double seconds = static_cast<double>(now - start) / 1e9;
+      std::fprintf(
+          out_,
+          "[%s] %.0f s: %llu of %llu operations (%.0f%%), "
+          "%.0f ops/s\n",
+          phase_.c_str(), seconds, static_cast<unsigned long long>(done),
+          static_cast<unsigned long long>(total_),
+          100.0 * static_cast<double>(done) / static_cast<double>(total_),
+          static_cast<double>(done) / seconds);
+      std::fflush(out_);
+      last_print = now;
+      last_decile = decile;
+    }
+  }
+
+  const std::string phase_;
+  const uint64_t total_;
+  const ClientList* const clients_;
+  const uint64_t interval_nanos_;
+  FILE* const out_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopped_ = false;  // guarded by mutex_
+  std::thread thread_;
+};
+
+// Runs body(client, thread) on one thread per client and fills `result`.
+void RunPhase(const std::string& name, uint64_t total_operations, int phase,
+              Workload* workload, Database* database,
+              const PhaseOptions& options,
+              const std::function<void(Client*, int)>& body,
+              PhaseResult* result) {
+  const int threads = options.threads < 1 ? 1 : options.threads;
+  ClientList clients;
+  for (int i = 0; i < threads; ++i) {
+    clients.push_back(std::make_unique<Client>(workload, database, phase, i));
+  }
+  database->ResetIoStats();
+  const uint64_t start = NowNanos();
+  {
+    ProgressMonitor monitor(name, total_operations, &clients,
+                            workload->spec().status_interval, options.progress);
+    std::vector<std::thread> workers;
+    for (int i = 0; i < threads; ++i) {
+      workers.emplace_back([&body, &clients, i] { body(clients[i].get(), i); });
+    }
+    for (std::thread& worker : workers) worker.join();
+  }
+  *result = PhaseResult();
+  result->name = name;
+  result->threads = threads;
+  result->seconds = static_cast<double>(NowNanos() - start) / 1e9;
+  for (const auto& client : clients) result->stats.Merge(client->stats());
+  result->engine_stats = database->StatsReport();
+}
+
+// Share `index` of `total` split into `parts` nearly equal parts.
+uint64_t PartBegin(uint64_t total, int parts, int index) {
+  return static_cast<uint64_t>(
+      (static_cast<unsigned __int128>(total) * static_cast<unsigned>(index)) /
+      static_cast<unsigned>(parts));
+}
+
+std::string Microseconds(double nanos) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.1f", nanos / 1000.0);
+  return buffer;
+}
+
+}  // namespace
+
+void RunLoadPhase(Workload* workload, Database* database,
+                  const PhaseOptions& options, PhaseResult* result) {
+  const uint64_t records = static_cast<uint64_t>(workload->spec().record_count);
+  const int threads = options.threads < 1 ? 1 : options.threads;
+  RunPhase(
+      "load", records, 0, workload, database, options,
+      [records, threads](Client* client, int thread) {
+        const uint64_t end = PartBegin(records, threads, thread + 1);
+        for (uint64_t n = PartBegin(records, threads, thread); n < end; ++n) {
+          client->LoadRecord(n);
+        }
+      },
+      result);
+}
+
+void RunTransactionPhase(Workload* workload, Database* database,
+                         const PhaseOptions& options, PhaseResult* result) {
+  const uint64_t operations =
+      static_cast<uint64_t>(workload->spec().operation_count);
+  const int threads = options.threads < 1 ? 1 : options.threads;
+  RunPhase(
+      "run", operations, 1, workload, database, options,
+      [operations, threads](Client* client, int thread) {
+        const uint64_t count = PartBegin(operations, threads, thread + 1) -
+                               PartBegin(operations, threads, thread);
+        for (uint64_t i = 0; i < count; ++i) client->DoTransaction();
+      },
+      result);
+}
+
+std::string FormatReport(const PhaseResult& result) {
+  const uint64_t total = result.stats.TotalOperations();
+  const double seconds = result.seconds > 0 ? result.seconds : 1e-9;
+  char line[256];
+  std::string report;
+  std::snprintf(line, sizeof(line),
+                "[%s] %llu operations in %.3f s: %.1f ops/s (%d threads)\n",
+                result.name.c_str(), static_cast<unsigned long long>(total),
+                result.seconds, static_cast<double>(total) / seconds,
+                result.threads);
+  report += line;
+  std::snprintf(line, sizeof(line),
+                "%-18s %10s %11s %9s %9s %9s %10s %10s %7s\n", "operation",
+                "count", "ops/s", "avg(us)", "p50(us)", "p99(us)", "p99.9(us)",
+                "not_found", "errors");
+  report += line;
+  for (int i = 0; i < kOpTypeCount; ++i) {
+    const OpStats& op = result.stats.op(static_cast<OpType>(i));
+    const LatencyHistogram& latency = op.latency;
+    if (latency.count() == 0) continue;
+    std::snprintf(line, sizeof(line),
+                  "%-18s %10llu %11.1f %9s %9s %9s %10s %10llu %7llu\n",
+                  OpTypeName(static_cast<OpType>(i)),
+                  static_cast<unsigned long long>(latency.count()),
+                  static_cast<double>(latency.count()) / seconds,
+                  Microseconds(latency.Average()).c_str(),
+                  Microseconds(latency.Percentile(50)).c_str(),
+                  Microseconds(latency.Percentile(99)).c_str(),
+                  Microseconds(latency.Percentile(99.9)).c_str(),
+                  static_cast<unsigned long long>(op.not_found),
+                  static_cast<unsigned long long>(op.errors));
+    report += line;
+  }
+  const OpStats& scan = result.stats.op(kScan);
+  if (scan.latency.count() > 0) {
+    std::snprintf(line, sizeof(line), "SCAN records per scan: %.1f\n",
+                  static_cast<double>(scan.scanned_records) /
+                      static_cast<double>(scan.latency.count()));
+    report += line;
+  }
+  if (!result.stats.first_error().empty()) {
+    report += "first error: " + result.stats.first_error() + "\n";
+  }
+  report += result.engine_stats;
+  return report;
+}
+
+}  // namespace ycsb

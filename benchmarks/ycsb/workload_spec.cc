@@ -1,0 +1,187 @@
+#include "workload_spec.h"
+
+#include <sstream>
+
+namespace ycsb {
+
+namespace {
+
+constexpr int64_t kMaxCount = int64_t{1} << 40;
+
+leveldb::Status ParseDistribution(const Properties& props,
+                                  const std::string& key, bool allow_latest,
+                                  Distribution* result) {
+  const std::string name = props.GetString(key, DistributionName(*result));
+  if (name == "uniform") {
+    *result = Distribution::kUniform;
+  } else if (name == "zipfian") {
+    *result = Distribution::kZipfian;
+  } else if (name == "latest" && allow_latest) {
+    *result = Distribution::kLatest;
+  } else {
+    return leveldb::Status::InvalidArgument(
+        "property " + key, "unsupported distribution '" + name +
+                               "' (supported: uniform, zipfian" +
+                               (allow_latest ? ", latest)" : ")"));
+  }
+  return leveldb::Status::OK();
+}
+
+leveldb::Status ParseProportions(const Properties& props, WorkloadSpec* spec) {
+  struct Entry {
+    const char* key;
+    double* target;
+  };
+  const Entry entries[] = {
+      {"readproportion", &spec->read_proportion},
+      {"updateproportion", &spec->update_proportion},
+      {"insertproportion", &spec->insert_proportion},
+      {"scanproportion", &spec->scan_proportion},
+      {"readmodifywriteproportion", &spec->read_modify_write_proportion},
+      {"zerolookupproportion", &spec->zero_lookup_proportion},
+  };
+  for (const Entry& entry : entries) {
+    leveldb::Status s =
+        props.GetDouble(entry.key, *entry.target, 0.0, 1.0, entry.target);
+    if (!s.ok()) return s;
+  }
+  const double total = spec->read_proportion + spec->update_proportion +
+                       spec->insert_proportion + spec->scan_proportion +
+                       spec->read_modify_write_proportion;
+  if (total <= 0 && spec->operation_count > 0) {
+    return leveldb::Status::InvalidArgument(
+        "workload", "all operation proportions are zero");
+  }
+  return leveldb::Status::OK();
+}
+
+leveldb::Status ParseCounts(const Properties& props, WorkloadSpec* spec) {
+  leveldb::Status s = props.GetInt("recordcount", spec->record_count, 1,
+                                   kMaxCount, &spec->record_count);
+  if (s.ok()) {
+    s = props.GetInt("operationcount", spec->operation_count, 0, kMaxCount,
+                     &spec->operation_count);
+  }
+  if (s.ok()) {
+    s = props.GetInt("fieldcount", spec->field_count, 1, 1024,
+                     &spec->field_count);
+  }
+  if (s.ok()) {
+    s = props.GetInt("fieldlength", spec->field_length, 1, 16 << 20,
+                     &spec->field_length);
+  }
+  if (s.ok()) {
+    s = props.GetInt("maxscanlength", spec->max_scan_length, 1, kMaxCount,
+                     &spec->max_scan_length);
+  }
+  if (s.ok()) {
+    s = props.GetInt("zeropadding", spec->zero_padding, 1, 64,
+                     &spec->zero_padding);
+  }
+  if (s.ok()) {
+    s = props.GetInt("seed", spec->seed, 0, INT64_MAX, &spec->seed);
+  }
+  return s;
+}
+
+leveldb::Status ParseChoices(const Properties& props, WorkloadSpec* spec) {
+  leveldb::Status s = ParseDistribution(props, "requestdistribution", true,
+                                        &spec->request_distribution);
+  if (s.ok()) {
+    s = ParseDistribution(props, "scanlengthdistribution", false,
+                          &spec->scan_length_distribution);
+  }
+  if (s.ok()) {
+    const std::string length_distribution =
+        props.GetString("fieldlengthdistribution", "constant");
+    if (length_distribution != "constant") {
+      s = leveldb::Status::InvalidArgument("property fieldlengthdistribution",
+                                           "unsupported value '" +
+                                               length_distribution +
+                                               "' (supported: constant)");
+    }
+  }
+  if (s.ok()) {
+    const std::string order = props.GetString("insertorder", "hashed");
+    if (order == "hashed" || order == "ordered") {
+      spec->ordered_inserts = order == "ordered";
+    } else {
+      s = leveldb::Status::InvalidArgument(
+          "property insertorder",
+          "expected hashed or ordered, got '" + order + "'");
+    }
+  }
+  if (s.ok()) {
+    s = props.GetBool("readallfields", spec->read_all_fields,
+                      &spec->read_all_fields);
+  }
+  if (s.ok()) {
+    s = props.GetBool("writeallfields", spec->write_all_fields,
+                      &spec->write_all_fields);
+  }
+  return s;
+}
+
+}  // namespace
+
+const char* DistributionName(Distribution distribution) {
+  switch (distribution) {
+    case Distribution::kUniform:
+      return "uniform";
+    case Distribution::kZipfian:
+      return "zipfian";
+    case Distribution::kLatest:
+      return "latest";
+  }
+  return "?";
+}
+
+leveldb::Status ParseWorkloadSpec(const Properties& props, WorkloadSpec* spec) {
+  *spec = WorkloadSpec();
+  leveldb::Status s = ParseCounts(props, spec);
+  if (s.ok()) s = ParseProportions(props, spec);
+  if (s.ok()) s = ParseChoices(props, spec);
+  if (s.ok()) {
+    s = props.GetDouble("zipfianconstant", spec->zipfian_constant, 0.0, 1.0,
+                        &spec->zipfian_constant);
+    if (s.ok() &&
+        (spec->zipfian_constant <= 0.0 || spec->zipfian_constant >= 1.0)) {
+      s = leveldb::Status::InvalidArgument(
+          "property zipfianconstant",
+          "expected a number strictly between 0 and 1, got '" +
+              props.GetString("zipfianconstant", "") + "'");
+    }
+  }
+  if (s.ok()) {
+    s = props.GetDouble("status.interval", spec->status_interval, 0.0, 1e6,
+                        &spec->status_interval);
+  }
+  return s;
+}
+
+std::string DescribeWorkload(const WorkloadSpec& spec) {
+  std::ostringstream out;
+  out << "records=" << spec.record_count
+      << " operations=" << spec.operation_count
+      << " read=" << spec.read_proportion
+      << " update=" << spec.update_proportion
+      << " insert=" << spec.insert_proportion
+      << " scan=" << spec.scan_proportion
+      << " rmw=" << spec.read_modify_write_proportion
+      << " distribution=" << DistributionName(spec.request_distribution);
+  if (spec.request_distribution != Distribution::kUniform) {
+    out << "(" << spec.zipfian_constant << ")";
+  }
+  out << " fields=" << spec.field_count << "x" << spec.field_length
+      << " insertorder=" << (spec.ordered_inserts ? "ordered" : "hashed");
+  if (spec.scan_proportion > 0) {
+    out << " maxscanlength=" << spec.max_scan_length << "("
+        << DistributionName(spec.scan_length_distribution) << ")";
+  }
+  if (spec.zero_lookup_proportion > 0) {
+    out << " zerolookup=" << spec.zero_lookup_proportion;
+  }
+  return out.str();
+}
+
+}  // namespace ycsb

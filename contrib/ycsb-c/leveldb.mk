@@ -1,0 +1,15 @@
+# Makefile fragment for building YCSB-C with the LevelDB (ElasticBF fork)
+# binding. install_binding.sh appends `include .../leveldb.mk` to YCSB-C's
+# Makefile and db/Makefile; by hand, add that line at the end of both.
+#
+#   make LEVELDB_PREFIX=/opt/leveldb-elasticbf
+#
+# LEVELDB_PREFIX is where `cmake --install ... --prefix` put the fork
+# (include/leveldb/*.h, lib/libleveldb.so). Linking with -L and an rpath
+# to that directory keeps Debian's own libleveldb (if installed) out of the
+# way.
+LEVELDB_PREFIX ?= /usr/local
+LEVELDB_LIBDIR ?= $(LEVELDB_PREFIX)/lib
+
+CFLAGS += -I$(LEVELDB_PREFIX)/include
+LDFLAGS += -L$(LEVELDB_LIBDIR) -Wl,-rpath,$(LEVELDB_LIBDIR) -lleveldb

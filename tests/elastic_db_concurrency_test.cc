@@ -1,0 +1,232 @@
+// ElasticBF under concurrency: reader threads check every Get against a
+// model while a writer overwrites and inserts, memtables are flushed,
+// compactions run, and the MQSchedule loads and evicts filter units under a
+// budget of a few units with a short lifetime. A present key must always
+// be found (no false negative, ever) with a value at least as new as the
+// last write finished before the Get began; an absent key never is.
+#include <algorithm>
+#include <atomic>
+#include <chrono>  // NOLINT
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>  // NOLINT
+#include <vector>
+
+#include "db/db_impl.h"
+#include "gtest/gtest.h"
+#include "leveldb/db.h"
+#include "leveldb/elastic_filter.h"
+#include "leveldb/env.h"
+#include "leveldb/io_stats.h"
+#include "leveldb/write_batch.h"
+#include "tests/test_util.h"
+#include "util/mq_schedule.h"
+#include "util/random.h"
+
+namespace leveldb {
+namespace {
+
+constexpr int kReaders = 4;
+constexpr int kMaxKeys = 40000;
+constexpr int kInitialKeys = 8000;
+
+// Present keys are even, absent keys odd: interleaved in every table.
+std::string Key(int i, bool present = true) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "key%08d", 2 * i + (present ? 0 : 1));
+  return buf;
+}
+
+// "<i>.<generation>." then padding; the generation is parsed back.
+std::string Value(int i, uint32_t generation) {
+  std::string v = std::to_string(i) + "." + std::to_string(generation) + ".";
+  v.resize(60, 'p');
+  return v;
+}
+
+bool ParseValue(const std::string& v, int* i, uint32_t* generation) {
+  const size_t dot1 = v.find('.');
+  const size_t dot2 = dot1 == std::string::npos ? dot1 : v.find('.', dot1 + 1);
+  if (dot2 == std::string::npos) return false;
+  *i = std::stoi(v.substr(0, dot1));
+  *generation =
+      static_cast<uint32_t>(std::stoul(v.substr(dot1 + 1, dot2 - dot1 - 1)));
+  return true;
+}
+
+class ElasticDBConcurrencyTest : public testing::Test {
+ protected:
+  ElasticDBConcurrencyTest() : env_(Env::Default()) {
+    dbname_ = test::NewTempDir(env_, "elastic_db_concurrency_test");
+    generation_.reset(new std::atomic<uint32_t>[kMaxKeys]);
+    for (int i = 0; i < kMaxKeys; ++i) generation_[i].store(0);
+  }
+
+  ~ElasticDBConcurrencyTest() override {
+    delete db_;
+    Options o;
+    o.env = env_;
+    DestroyDB(dbname_, o);
+    test::RemoveDirRecursively(env_, dbname_);
+  }
+
+  // Writes generation g of key i, then publishes it to the readers.
+  Status WriteKey(int i, uint32_t g) {
+    Status s = db_->Put(WriteOptions(), Key(i), Value(i, g));
+    if (s.ok()) generation_[i].store(g, std::memory_order_release);
+    return s;
+  }
+
+  Env* const env_;
+  std::string dbname_;
+  DB* db_ = nullptr;
+  // Per key: the newest generation whose write has finished (0: never).
+  std::unique_ptr<std::atomic<uint32_t>[]> generation_;
+  std::atomic<int> present_keys_{0};  // keys [0, present_keys_) exist
+};
+
+TEST_F(ElasticDBConcurrencyTest, NoFalseNegativeWhileUnitsComeAndGo) {
+  ElasticFilterOptions eo;
+  eo.segment_bytes = 2048;       // many small segments and units
+  eo.memory_budget_bytes = 600;  // a few units only
+  eo.lifetime = 40;              // segments expire quickly
+  eo.initial_units = 1;
+  std::unique_ptr<const FilterPolicy> policy(NewElasticFilterPolicy(eo));
+  Options o;
+  o.env = env_;
+  o.create_if_missing = true;
+  o.filter_policy = policy.get();
+  o.write_buffer_size = 64 << 10;  // frequent flushes and compactions
+  o.max_file_size = 1 << 20;
+  ASSERT_TRUE(DB::Open(o, dbname_, &db_).ok());
+  DBImpl* impl = static_cast<DBImpl*>(db_);
+  MQSchedule* mqs = impl->TEST_elastic();
+  ASSERT_NE(nullptr, mqs);
+
+  for (int i = 0; i < kInitialKeys; ++i) ASSERT_TRUE(WriteKey(i, 1).ok());
+  present_keys_.store(kInitialKeys);
+  db_->CompactRange(nullptr, nullptr);
+
+  std::atomic<bool> stop{false};
+  std::atomic<int> errors{0};
+  std::atomic<uint64_t> reads{0};
+  std::atomic<uint64_t> writes{0};
+  std::string first_error;
+  std::atomic<bool> have_error{false};
+  auto fail = [&](const std::string& what) {
+    if (errors.fetch_add(1) == 0) {
+      first_error = what;
+      have_error.store(true);
+    }
+  };
+
+  auto reader = [&](int id) {
+    Random rnd(test::RandomSeed() + 1000 * id);
+    std::string value;
+    while (!stop.load(std::memory_order_acquire)) {
+      const int limit = present_keys_.load(std::memory_order_acquire);
+      // Skewed so that some segments are hot and the rest expire.
+      const int i = static_cast<int>(rnd.Skewed(15)) % limit;
+      if (rnd.OneIn(2)) {
+        const uint32_t floor = generation_[i].load(std::memory_order_acquire);
+        Status s = db_->Get(ReadOptions(), Key(i), &value);
+        int got_i;
+        uint32_t got_g;
+        if (!s.ok()) {
+          fail("false negative or error for " + Key(i) + ": " + s.ToString());
+        } else if (!ParseValue(value, &got_i, &got_g) || got_i != i ||
+                   got_g < floor) {
+          fail("stale or wrong value for " + Key(i) + ": " + value);
+        }
+      } else {
+        Status s = db_->Get(ReadOptions(), Key(i, false), &value);
+        if (!s.IsNotFound()) {
+          fail("absent key " + Key(i, false) + " gave " + s.ToString());
+        }
+      }
+      reads.fetch_add(1, std::memory_order_relaxed);
+    }
+  };
+
+  auto writer = [&]() {
+    Random rnd(test::RandomSeed() + 77);
+    uint32_t next_generation = 2;
+    while (!stop.load(std::memory_order_acquire)) {
+      const int limit = present_keys_.load(std::memory_order_relaxed);
+      Status s;
+      if (limit < kMaxKeys && rnd.OneIn(3)) {
+        s = WriteKey(limit, next_generation);  // insert a new key
+        if (s.ok()) present_keys_.store(limit + 1, std::memory_order_release);
+      } else {
+        s = WriteKey(static_cast<int>(rnd.Uniform(limit)), next_generation);
+      }
+      if (!s.ok()) fail("write failed: " + s.ToString());
+      ++next_generation;
+      writes.fetch_add(1, std::memory_order_relaxed);
+      if (rnd.OneIn(5000)) {
+        const int a = static_cast<int>(rnd.Uniform(limit));
+        const std::string lo = Key(a);
+        const std::string hi = Key(std::min(limit, a + 2000));
+        const Slice lo_slice(lo), hi_slice(hi);
+        db_->CompactRange(&lo_slice, &hi_slice);
+      }
+    }
+  };
+
+  std::vector<std::thread> threads;
+  for (int r = 0; r < kReaders; ++r) threads.emplace_back(reader, r);
+  threads.emplace_back(writer);
+
+  // A bounded run: long enough for many flushes, compactions, loads and
+  // evictions, short enough for sanitizers.
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&start] { return std::chrono::steady_clock::now() - start; };
+  while (!have_error.load() &&
+         (elapsed() < std::chrono::seconds(4) ||
+          (writes.load() < 20000 && elapsed() < std::chrono::seconds(8)))) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  stop.store(true, std::memory_order_release);
+  for (std::thread& t : threads) t.join();
+
+  std::fprintf(stderr, "%llu reads, %llu writes\n",
+               static_cast<unsigned long long>(reads.load()),
+               static_cast<unsigned long long>(writes.load()));
+  EXPECT_EQ(0, errors.load()) << first_error;
+  EXPECT_GT(reads.load(), 0u);
+  EXPECT_GT(writes.load(), 0u);
+
+  mqs->WaitIdle();
+  std::string error;
+  EXPECT_TRUE(mqs->TEST_CheckInvariants(&error)) << error;
+  const MQSchedule::Stats st = mqs->GetStats();
+  EXPECT_LE(st.installed_bytes, st.mq.budget_bytes);
+  EXPECT_EQ(600u, st.mq.budget_bytes);
+  EXPECT_GT(st.unit_loads, 0u);
+  EXPECT_GT(st.unit_evictions, 0u);
+  std::fprintf(stderr, "%llu unit loads, %llu evictions, %llu load failures\n",
+               static_cast<unsigned long long>(st.unit_loads),
+               static_cast<unsigned long long>(st.unit_evictions),
+               static_cast<unsigned long long>(st.unit_load_failures));
+  std::string stats;
+  ASSERT_TRUE(db_->GetProperty("leveldb.io-stats", &stats));
+  SCOPED_TRACE(stats + mqs->StatsString());
+  EXPECT_NE(std::string::npos, stats.find("compaction_bytes_written"));
+
+  // Quiescent check of every key against the model.
+  std::string value;
+  const int limit = present_keys_.load();
+  for (int i = 0; i < limit; ++i) {
+    ASSERT_TRUE(db_->Get(ReadOptions(), Key(i), &value).ok()) << Key(i);
+    int got_i;
+    uint32_t got_g;
+    ASSERT_TRUE(ParseValue(value, &got_i, &got_g));
+    ASSERT_EQ(i, got_i);
+    ASSERT_EQ(generation_[i].load(), got_g) << Key(i);
+    ASSERT_TRUE(db_->Get(ReadOptions(), Key(i, false), &value).IsNotFound());
+  }
+}
+
+}  // namespace
+}  // namespace leveldb

@@ -1,0 +1,805 @@
+// ElasticBF through the DB: option validation in DB::Open, ordinary reads
+// and writes with elastic tables, filters actually saving data-block reads,
+// tables of both formats in one database, the memory budget under load,
+// corrupt filter units, and hotness across table-cache evictions.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>  // NOLINT
+#include <utility>
+#include <vector>
+
+#include "db/db_impl.h"
+#include "db/filename.h"
+#include "gtest/gtest.h"
+#include "leveldb/db.h"
+#include "leveldb/elastic_filter.h"
+#include "leveldb/env.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/io_stats.h"
+#include "leveldb/iterator.h"
+#include "leveldb/write_batch.h"
+#include "table/filter_group.h"
+#include "tests/elastic_test_helpers.h"
+#include "tests/test_util.h"
+#include "util/mq_schedule.h"
+#include "util/multi_queue.h"
+
+namespace leveldb {
+namespace {
+
+using test::AbsentKey;
+using test::PresentKey;
+
+// "name: <integer>" from a property text; false if missing.
+bool FindNumber(const std::string& text, const std::string& name,
+                uint64_t* value) {
+  const std::string prefix = name + ":";
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    if (text.compare(pos, prefix.size(), prefix) == 0) {
+      size_t start = pos + prefix.size();
+      while (start < end && text[start] == ' ') ++start;
+      const std::string digits = text.substr(start, end - start);
+      if (digits.empty() ||
+          digits.find_first_not_of("0123456789") != std::string::npos) {
+        return false;
+      }
+      *value = std::stoull(digits);
+      return true;
+    }
+    pos = end + 1;
+  }
+  return false;
+}
+
+std::string ValueFor(int i, int generation = 0) {
+  std::string v =
+      "value-" + std::to_string(i) + "-" + std::to_string(generation) + "-";
+  v.resize(100, 'x');
+  return v;
+}
+
+class ElasticDBTest : public testing::Test {
+ protected:
+  ElasticDBTest() : env_(Env::Default()) {
+    dbname_ = test::NewTempDir(env_, "elastic_db_test");
+  }
+
+  ~ElasticDBTest() override {
+    Close();
+    Options o;
+    o.env = env_;
+    DestroyDB(dbname_, o);
+    test::RemoveDirRecursively(env_, dbname_);
+  }
+
+  Options BaseOptions() const {
+    Options o;
+    o.env = env_;
+    o.create_if_missing = true;
+    return o;
+  }
+
+  // Options with ElasticBF; the policy lives as long as the fixture.
+  Options ElasticOptions(const ElasticFilterOptions& eo) {
+    policies_.emplace_back(NewElasticFilterPolicy(eo));
+    Options o = BaseOptions();
+    o.filter_policy = policies_.back().get();
+    return o;
+  }
+  Options BloomOptions(int bits_per_key) {
+    policies_.emplace_back(NewBloomFilterPolicy(bits_per_key));
+    Options o = BaseOptions();
+    o.filter_policy = policies_.back().get();
+    return o;
+  }
+
+  Status TryOpen(const Options& o) {
+    Close();
+    return DB::Open(o, dbname_, &db_);
+  }
+  void Open(const Options& o) { ASSERT_TRUE(TryOpen(o).ok()); }
+  void Close() {
+    delete db_;
+    db_ = nullptr;
+  }
+
+  DBImpl* dbfull() { return static_cast<DBImpl*>(db_); }
+  MQSchedule* mqs() { return dbfull()->TEST_elastic(); }
+
+  std::string Get(const std::string& key) {
+    std::string value;
+    Status s = db_->Get(ReadOptions(), key, &value);
+    if (s.IsNotFound()) return "NOT_FOUND";
+    if (!s.ok()) return s.ToString();
+    return value;
+  }
+
+  // Writes PresentKey(i) for i in [begin, end).
+  void Fill(int begin, int end, int generation = 0) {
+    WriteBatch batch;
+    for (int i = begin; i < end; ++i) {
+      batch.Put(PresentKey(i), ValueFor(i, generation));
+      if ((i - begin) % 1000 == 999) {
+        ASSERT_TRUE(db_->Write(WriteOptions(), &batch).ok());
+        batch.Clear();
+      }
+    }
+    ASSERT_TRUE(db_->Write(WriteOptions(), &batch).ok());
+  }
+
+  uint64_t IoStat(const std::string& name) {
+    std::string text;
+    EXPECT_TRUE(db_->GetProperty("leveldb.io-stats", &text));
+    uint64_t v = 0;
+    EXPECT_TRUE(FindNumber(text, name, &v)) << name << " in\n" << text;
+    return v;
+  }
+  uint64_t ElasticStat(const std::string& name) {
+    std::string text;
+    EXPECT_TRUE(db_->GetProperty("leveldb.elasticbf", &text));
+    uint64_t v = 0;
+    EXPECT_TRUE(FindNumber(text, name, &v)) << name << " in\n" << text;
+    return v;
+  }
+
+  // Numbers of the table files in the directory.
+  std::set<uint64_t> TableFiles() {
+    std::vector<std::string> children;
+    EXPECT_TRUE(env_->GetChildren(dbname_, &children).ok());
+    std::set<uint64_t> tables;
+    for (const std::string& child : children) {
+      uint64_t number;
+      FileType type;
+      if (ParseFileName(child, &number, &type) && type == kTableFile) {
+        tables.insert(number);
+      }
+    }
+    return tables;
+  }
+
+  // Compacts every level into the next, so that every table is rewritten
+  // (manual compactions never just move a file).
+  void RewriteAllTables() {
+    for (int level = 0; level + 1 < config::kNumLevels; ++level) {
+      dbfull()->TEST_CompactRange(level, nullptr, nullptr);
+    }
+  }
+
+  std::string ReadFile(const std::string& fname) {
+    std::string data;
+    EXPECT_TRUE(ReadFileToString(env_, fname, &data).ok()) << fname;
+    return data;
+  }
+
+  // The metaindex entry names of a table.
+  std::set<std::string> MetaBlockNames(uint64_t number) {
+    const std::string bytes = ReadFile(TableFileName(dbname_, number));
+    std::vector<std::pair<std::string, BlockHandle>> entries;
+    EXPECT_TRUE(test::ReadMetaIndex(bytes, &entries).ok());
+    std::set<std::string> names;
+    for (const auto& e : entries) names.insert(e.first);
+    return names;
+  }
+
+  // Name -> contents of every file in the directory.
+  std::map<std::string, std::string> DirectorySnapshot() {
+    std::map<std::string, std::string> snapshot;
+    std::vector<std::string> children;
+    if (!env_->GetChildren(dbname_, &children).ok()) return snapshot;
+    for (const std::string& child : children) {
+      if (child == "." || child == "..") continue;
+      std::string data;
+      if (ReadFileToString(env_, dbname_ + "/" + child, &data).ok()) {
+        snapshot[child] = data;
+      } else {
+        snapshot[child] = "<unreadable>";
+      }
+    }
+    return snapshot;
+  }
+
+  Env* const env_;
+  std::string dbname_;
+  DB* db_ = nullptr;
+  std::vector<std::unique_ptr<const FilterPolicy>> policies_;
+};
+
+// ---------------------------------------------------------------------------
+// Validation
+
+struct BadCase {
+  const char* field;
+  ElasticFilterOptions options;
+};
+
+std::vector<BadCase> BadCases() {
+  std::vector<BadCase> cases;
+  auto add = [&cases](const char* field, auto mutate) {
+    BadCase c{field, ElasticFilterOptions()};
+    mutate(&c.options);
+    cases.push_back(c);
+  };
+  add("bits_per_unit", [](ElasticFilterOptions* o) { o->bits_per_unit = 0; });
+  add("bits_per_unit", [](ElasticFilterOptions* o) { o->bits_per_unit = 33; });
+  add("bits_per_unit", [](ElasticFilterOptions* o) { o->bits_per_unit = -4; });
+  add("units_per_segment",
+      [](ElasticFilterOptions* o) { o->units_per_segment = 0; });
+  add("units_per_segment",
+      [](ElasticFilterOptions* o) { o->units_per_segment = 17; });
+  add("initial_units", [](ElasticFilterOptions* o) { o->initial_units = -1; });
+  add("initial_units", [](ElasticFilterOptions* o) {
+    o->units_per_segment = 3;
+    o->initial_units = 4;
+  });
+  add("memory_bits_per_key",
+      [](ElasticFilterOptions* o) { o->memory_bits_per_key = -0.5; });
+  add("memory_bits_per_key", [](ElasticFilterOptions* o) {
+    o->memory_bits_per_key = std::numeric_limits<double>::quiet_NaN();
+  });
+  add("memory_bits_per_key", [](ElasticFilterOptions* o) {
+    o->memory_bits_per_key = std::numeric_limits<double>::infinity();
+  });
+  add("segment_bytes", [](ElasticFilterOptions* o) { o->segment_bytes = 1; });
+  add("segment_bytes",
+      [](ElasticFilterOptions* o) { o->segment_bytes = 1023; });
+  return cases;
+}
+
+TEST_F(ElasticDBTest, InvalidOptionsFailBeforeTheDirectoryIsCreated) {
+  const std::string missing = dbname_ + "/not-yet";
+  for (const BadCase& c : BadCases()) {
+    SCOPED_TRACE(c.field);
+    Status s = DB::Open(ElasticOptions(c.options), missing, &db_);
+    ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(std::string::npos, s.ToString().find(c.field)) << s.ToString();
+    EXPECT_EQ(nullptr, db_);
+    EXPECT_FALSE(env_->FileExists(missing));
+  }
+}
+
+TEST_F(ElasticDBTest, InvalidOptionsLeaveAnExistingDatabaseUntouched) {
+  Open(ElasticOptions(ElasticFilterOptions()));
+  Fill(0, 3000);
+  ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  Fill(3000, 3100);  // also a live log
+  Close();
+  const std::map<std::string, std::string> before = DirectorySnapshot();
+  ASSERT_FALSE(before.empty());
+  ASSERT_EQ(1u, before.count("LOG"));
+
+  for (const BadCase& c : BadCases()) {
+    SCOPED_TRACE(c.field);
+    Status s = TryOpen(ElasticOptions(c.options));
+    ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(std::string::npos, s.ToString().find(c.field)) << s.ToString();
+    // Not a byte changed: no LOG rotation, no lock file, no new log.
+    EXPECT_EQ(before, DirectorySnapshot());
+  }
+
+  // The database still opens with valid options and has everything.
+  Open(ElasticOptions(ElasticFilterOptions()));
+  for (int i = 0; i < 3100; i += 7) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+}
+
+TEST_F(ElasticDBTest, BoundaryValuesAreAccepted) {
+  ElasticFilterOptions eo;
+  eo.bits_per_unit = 32;
+  eo.units_per_segment = 16;
+  eo.initial_units = 16;
+  eo.segment_bytes = 1024;
+  eo.memory_bits_per_key = 0;
+  Open(ElasticOptions(eo));
+  Fill(0, 500);
+  ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  for (int i = 0; i < 500; i += 3) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+
+  eo = ElasticFilterOptions();
+  eo.bits_per_unit = 1;
+  eo.units_per_segment = 1;
+  eo.initial_units = 0;
+  Open(ElasticOptions(eo));
+  for (int i = 0; i < 500; i += 3) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+}
+
+// ---------------------------------------------------------------------------
+// Ordinary operation
+
+TEST_F(ElasticDBTest, PutGetDeleteIterateAndReopen) {
+  ElasticFilterOptions eo;
+  // A unit takes a little more than bits_per_unit bits per key (64-bit
+  // words and its probe-count byte): leave room for one per segment.
+  eo.memory_bits_per_key = 5;
+  Options o = ElasticOptions(eo);
+  o.write_buffer_size = 100 << 10;  // several tables and compactions
+  Open(o);
+  std::map<std::string, std::string> model;
+  for (int i = 0; i < 6000; ++i) {
+    ASSERT_TRUE(db_->Put(WriteOptions(), PresentKey(i), ValueFor(i)).ok());
+    model[PresentKey(i)] = ValueFor(i);
+  }
+  for (int i = 0; i < 6000; i += 5) {
+    ASSERT_TRUE(db_->Delete(WriteOptions(), PresentKey(i)).ok());
+    model.erase(PresentKey(i));
+  }
+  for (int i = 1; i < 6000; i += 10) {
+    ASSERT_TRUE(db_->Put(WriteOptions(), PresentKey(i), ValueFor(i, 1)).ok());
+    model[PresentKey(i)] = ValueFor(i, 1);
+  }
+
+  auto check = [&]() {
+    for (int i = 0; i < 6000; ++i) {
+      auto it = model.find(PresentKey(i));
+      ASSERT_EQ(it == model.end() ? "NOT_FOUND" : it->second,
+                Get(PresentKey(i)))
+          << i;
+      ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+    }
+    std::unique_ptr<Iterator> iter(db_->NewIterator(ReadOptions()));
+    auto expected = model.begin();
+    for (iter->SeekToFirst(); iter->Valid(); iter->Next(), ++expected) {
+      ASSERT_NE(model.end(), expected);
+      ASSERT_EQ(expected->first, iter->key().ToString());
+      ASSERT_EQ(expected->second, iter->value().ToString());
+    }
+    EXPECT_EQ(model.end(), expected);
+    ASSERT_TRUE(iter->status().ok());
+    auto back = model.rbegin();
+    for (iter->SeekToLast(); iter->Valid(); iter->Prev(), ++back) {
+      ASSERT_NE(model.rend(), back);
+      ASSERT_EQ(back->first, iter->key().ToString());
+    }
+    EXPECT_EQ(model.rend(), back);
+  };
+
+  check();
+  db_->CompactRange(nullptr, nullptr);
+  check();
+  std::string prop;
+  ASSERT_TRUE(db_->GetProperty("leveldb.elasticbf", &prop));
+  EXPECT_EQ(0u, prop.find("enabled: yes\n")) << prop;
+  EXPECT_GT(ElasticStat("tables_attached"), 0u);
+  EXPECT_GT(ElasticStat("memory_used_bytes"), 0u) << prop;
+
+  Open(o);  // reopen
+  check();
+  // Every table was written by this DB: all of them are elastic.
+  for (uint64_t number : TableFiles()) {
+    const std::set<std::string> names = MetaBlockNames(number);
+    EXPECT_EQ(1u, names.count(kElasticIndexBlockName)) << number;
+    for (const std::string& name : names) {
+      EXPECT_NE(0u, name.find("filter.")) << name;
+    }
+  }
+}
+
+TEST_F(ElasticDBTest, PropertiesWithElasticBFOff) {
+  Open(BaseOptions());
+  std::string prop;
+  ASSERT_TRUE(db_->GetProperty("leveldb.elasticbf", &prop));
+  EXPECT_EQ("enabled: no\n", prop);
+  ASSERT_TRUE(db_->GetProperty("leveldb.io-stats", &prop));
+  EXPECT_EQ(nullptr, dbfull()->TEST_elastic());
+}
+
+TEST_F(ElasticDBTest, PropertyReportsMemoryHistogramAndActivity) {
+  ElasticFilterOptions eo;
+  eo.memory_bits_per_key = 12;
+  Options o = ElasticOptions(eo);
+  o.write_buffer_size = 256 << 10;
+  Open(o);
+  Fill(0, 20000);
+  db_->CompactRange(nullptr, nullptr);
+  for (int i = 0; i < 20000; i += 2) Get(AbsentKey(i));
+  mqs()->WaitIdle();
+
+  std::string prop;
+  ASSERT_TRUE(db_->GetProperty("leveldb.elasticbf", &prop));
+  for (const char* name :
+       {"memory_used_bytes", "memory_budget_bytes", "lifetime",
+        "segments_attached", "unit_loads", "unit_evictions", "adjustments",
+        "rejected_no_victims", "rejected_no_gain", "ring_drops"}) {
+    uint64_t v;
+    EXPECT_TRUE(FindNumber(prop, name, &v)) << name << "\n" << prop;
+  }
+  EXPECT_NE(std::string::npos, prop.find("expected_extra_io: ")) << prop;
+  EXPECT_NE(std::string::npos, prop.find("units loaded per LSM level"));
+  EXPECT_GT(ElasticStat("adjustments"), 0u) << prop;
+  EXPECT_LE(ElasticStat("memory_used_bytes"),
+            ElasticStat("memory_budget_bytes"));
+
+  // The per-level histogram tags segments with the level of their table:
+  // after a full compaction every segment is at the level holding the
+  // tables, none at level 0.
+  int table_level = -1;
+  for (int level = 0; level < config::kNumLevels; ++level) {
+    std::string files;
+    ASSERT_TRUE(db_->GetProperty(
+        "leveldb.num-files-at-level" + std::to_string(level), &files));
+    if (files != "0") {
+      ASSERT_EQ(-1, table_level) << "tables at two levels";
+      table_level = level;
+    }
+  }
+  ASSERT_GT(table_level, 0);
+  auto expect_all_at = [this](int level, const std::string& context) {
+    const MQSchedule::Stats st = mqs()->GetStats();
+    ASSERT_LT(static_cast<size_t>(level), st.mq.segments_by_level.size());
+    uint64_t at_level = 0;
+    for (uint64_t n : st.mq.segments_by_level[level]) at_level += n;
+    EXPECT_GT(st.mq.attached_segments, 0u) << context;
+    EXPECT_EQ(st.mq.attached_segments, at_level) << context;
+  };
+  expect_all_at(table_level, prop);
+  EXPECT_NE(std::string::npos,
+            prop.find("  level " + std::to_string(table_level) + ":"))
+      << prop;
+  EXPECT_EQ(std::string::npos, prop.find("  level 0:")) << prop;
+
+  // Tables opened only after a reopen (lazily, by Gets) get their level
+  // too: it was recorded when the recovered version was installed.
+  Open(o);
+  EXPECT_EQ(0u, ElasticStat("tables_attached"));
+  for (int i = 0; i < 20000; i += 100) Get(AbsentKey(i));
+  mqs()->WaitIdle();
+  EXPECT_GT(ElasticStat("tables_attached"), 0u);
+  expect_all_at(table_level, "after reopen");
+
+  // The approximate memory usage includes the loaded units.
+  uint64_t used, budget;
+  mqs()->GetMemory(&used, &budget);
+  ASSERT_GT(used, 0u);
+  std::string mem;
+  ASSERT_TRUE(db_->GetProperty("leveldb.approximate-memory-usage", &mem));
+  EXPECT_GE(std::stoull(mem), used);
+}
+
+// ---------------------------------------------------------------------------
+// Filters save reads
+
+TEST_F(ElasticDBTest, AbsentKeysAreRejectedWithoutDataBlockReads) {
+  ElasticFilterOptions eo;
+  eo.memory_bits_per_key = 16;  // room for four 4-bit units per segment
+  eo.initial_units = 1;
+  Options o = ElasticOptions(eo);
+  o.write_buffer_size = 256 << 10;
+  Open(o);
+  constexpr int kKeys = 30000;
+  Fill(0, kKeys);
+  db_->CompactRange(nullptr, nullptr);
+  mqs()->WaitIdle();
+
+  // Pass 1: one unit per segment (about 15% false positives at 4 bits).
+  ResetIoStats(db_);
+  for (int i = 0; i < kKeys; i += 3) ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+  const uint64_t gets1 = IoStat("gets");
+  const uint64_t probes1 = IoStat("table_probes");
+  const uint64_t rejections1 = IoStat("filter_rejections");
+  const uint64_t reads1 = IoStat("data_block_reads");
+  const uint64_t fp1 = IoStat("false_positives");
+  EXPECT_EQ(static_cast<uint64_t>((kKeys + 2) / 3), gets1);
+  EXPECT_GE(probes1, gets1 * 9 / 10);  // a few keys lie past every table
+  EXPECT_EQ(probes1, IoStat("filter_checks"));
+  EXPECT_GE(rejections1, probes1 * 7 / 10);
+  EXPECT_EQ(reads1, fp1);  // every block read for an absent key was wasted
+  EXPECT_EQ(probes1, rejections1 + reads1);
+
+  // The accesses earned the segments more units (memory was free).
+  mqs()->WaitIdle();
+  EXPECT_GT(ElasticStat("unit_loads"), 0u);
+
+  // Pass 2: far fewer false positives.
+  ResetIoStats(db_);
+  for (int i = 0; i < kKeys; i += 3) ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+  const uint64_t probes2 = IoStat("table_probes");
+  const uint64_t fp2 = IoStat("false_positives");
+  EXPECT_GE(IoStat("filter_rejections"), probes2 * 97 / 100);
+  EXPECT_LT(fp2, fp1 / 3 + 1);
+
+  // Present keys: one data block read each, never a false negative.
+  ResetIoStats(db_);
+  for (int i = 0; i < kKeys; i += 7) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+  EXPECT_EQ(0u, IoStat("false_positives"));
+  EXPECT_EQ(IoStat("gets"), IoStat("data_block_reads"));
+}
+
+// ---------------------------------------------------------------------------
+// Both table formats in one database
+
+TEST_F(ElasticDBTest, OldBloomTablesKeepTheirFiltersUnderElasticBF) {
+  constexpr int kOld = 8000;
+  Open(BloomOptions(10));
+  Fill(0, kOld);
+  db_->CompactRange(nullptr, nullptr);
+  Close();
+  const std::set<uint64_t> old_tables = TableFiles();
+  ASSERT_FALSE(old_tables.empty());
+  for (uint64_t number : old_tables) {
+    EXPECT_EQ(
+        1u, MetaBlockNames(number).count("filter.leveldb.BuiltinBloomFilter2"));
+  }
+
+  // New keys after the old ones, flushed to a table of their own.
+  ElasticFilterOptions eo;
+  eo.memory_bits_per_key = 8;
+  Open(ElasticOptions(eo));
+  Fill(kOld, kOld + 3000);
+  ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  std::set<uint64_t> new_tables;
+  for (uint64_t number : TableFiles()) {
+    if (old_tables.count(number) == 0) new_tables.insert(number);
+  }
+  ASSERT_FALSE(new_tables.empty());
+  for (uint64_t number : new_tables) {
+    const std::set<std::string> names = MetaBlockNames(number);
+    EXPECT_EQ(1u, names.count(kElasticIndexBlockName)) << number;
+    EXPECT_EQ(0u, names.count("filter.leveldb.BuiltinBloomFilter2"));
+  }
+  ASSERT_EQ(old_tables.size() + new_tables.size(), TableFiles().size());
+
+  // Absent keys in the old range: the old tables' Bloom filters reject
+  // them (10 bits per key: about 1% false positives).
+  ResetIoStats(db_);
+  for (int i = 0; i < kOld; i += 2) ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+  uint64_t probes = IoStat("table_probes");
+  EXPECT_GE(probes, static_cast<uint64_t>(kOld / 2));
+  EXPECT_EQ(probes, IoStat("filter_checks"));
+  EXPECT_GE(IoStat("filter_rejections"), probes * 95 / 100);
+
+  // Absent keys in the new range: elastic units reject most of them.
+  ResetIoStats(db_);
+  for (int i = kOld; i < kOld + 3000; ++i) {
+    ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+  }
+  probes = IoStat("table_probes");
+  EXPECT_GE(probes, 2900u);
+  EXPECT_GE(IoStat("filter_rejections"), probes * 7 / 10);
+  // Only the new table is attached to ElasticBF.
+  EXPECT_EQ(new_tables.size(), ElasticStat("tables_attached"));
+
+  for (int i = 0; i < kOld + 3000; ++i) {
+    ASSERT_EQ(ValueFor(i), Get(PresentKey(i))) << i;
+  }
+
+  // Compactions rewrite everything in the elastic format.
+  RewriteAllTables();
+  for (uint64_t number : TableFiles()) {
+    EXPECT_EQ(1u, MetaBlockNames(number).count(kElasticIndexBlockName));
+  }
+  for (int i = 0; i < kOld + 3000; i += 3) {
+    ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+  }
+}
+
+TEST_F(ElasticDBTest, ElasticTablesReadWithoutFiltersOrWithBloom) {
+  Options elastic = ElasticOptions(ElasticFilterOptions());
+  elastic.write_buffer_size = 128 << 10;
+  Open(elastic);
+  Fill(0, 6000);
+  db_->CompactRange(nullptr, nullptr);
+  Fill(6000, 7000);
+  ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  Close();
+
+  // No filter policy at all: every key is found, no filter is consulted.
+  Open(BaseOptions());
+  ResetIoStats(db_);
+  for (int i = 0; i < 7000; ++i) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+  for (int i = 0; i < 7000; i += 5) ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+  EXPECT_EQ(0u, IoStat("filter_checks"));
+  std::string prop;
+  ASSERT_TRUE(db_->GetProperty("leveldb.elasticbf", &prop));
+  EXPECT_EQ("enabled: no\n", prop);
+  Close();
+
+  // A Bloom policy: elastic tables have no standard filter, keys are found.
+  Open(BloomOptions(10));
+  ResetIoStats(db_);
+  for (int i = 0; i < 7000; ++i) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+  EXPECT_EQ(0u, IoStat("filter_checks"));
+  // Once rewritten, the tables carry Bloom filters again.
+  RewriteAllTables();
+  ResetIoStats(db_);
+  for (int i = 0; i < 7000; i += 2) ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+  EXPECT_GT(IoStat("filter_rejections"), 3000u);
+  for (int i = 0; i < 7000; ++i) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+  Close();
+
+  // And back to ElasticBF: the Bloom tables keep working.
+  Open(elastic);
+  for (int i = 0; i < 7000; i += 3) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+}
+
+// ---------------------------------------------------------------------------
+// Memory budget
+
+TEST_F(ElasticDBTest, MemoryStaysWithinBudgetWhileAWorkloadRuns) {
+  ElasticFilterOptions eo;
+  eo.memory_bits_per_key = 3;  // less than one 4-bit unit per key
+  eo.segment_bytes = 4096;     // many small segments
+  eo.lifetime = 200;
+  Options o = ElasticOptions(eo);
+  o.write_buffer_size = 128 << 10;
+  Open(o);
+  Fill(0, 5000);
+  ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+
+  std::atomic<bool> done{false};
+  std::atomic<int> polls{0};
+  std::atomic<int> nonzero{0};
+  std::atomic<int> violations{0};
+  std::string violation_text;
+  std::thread poller([&] {
+    while (!done.load()) {
+      std::string prop;
+      if (!db_->GetProperty("leveldb.elasticbf", &prop)) {
+        violations.fetch_add(1);
+        break;
+      }
+      uint64_t used = 0, budget = 0;
+      if (!FindNumber(prop, "memory_used_bytes", &used) ||
+          !FindNumber(prop, "memory_budget_bytes", &budget) || used > budget) {
+        if (violations.fetch_add(1) == 0) violation_text = prop;
+      }
+      if (used > 0) nonzero.fetch_add(1);
+      polls.fetch_add(1);
+      std::this_thread::yield();
+    }
+  });
+
+  // Writes (flushes, compactions, tables opened and closed) and skewed
+  // reads (accesses, loads, evictions).
+  Random rnd(test::RandomSeed());
+  for (int round = 0; round < 20; ++round) {
+    Fill(round * 1000, round * 1000 + 2000, round);
+    for (int i = 0; i < 3000; ++i) {
+      const int k = static_cast<int>(rnd.Skewed(14)) % (round * 1000 + 2000);
+      Get(rnd.OneIn(2) ? PresentKey(k) : AbsentKey(k));
+    }
+    if (round % 5 == 4) db_->CompactRange(nullptr, nullptr);
+  }
+  mqs()->WaitIdle();
+  done.store(true);
+  poller.join();
+
+  EXPECT_EQ(0, violations.load()) << violation_text;
+  EXPECT_GT(polls.load(), 0);
+  EXPECT_GT(nonzero.load(), 0);
+  EXPECT_GT(ElasticStat("unit_evictions") + ElasticStat("rejected_no_victims"),
+            0u);
+  std::string error;
+  EXPECT_TRUE(mqs()->TEST_CheckInvariants(&error)) << error;
+  // Every key written is still there.
+  for (int i = 0; i < 21000; i += 11) {
+    const std::string v = Get(PresentKey(i));
+    ASSERT_EQ(0u, v.find("value-" + std::to_string(i) + "-")) << i << v;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Damaged filter units
+
+TEST_F(ElasticDBTest, CorruptUnitCostsOnlyTheFilter) {
+  ElasticFilterOptions eo;
+  eo.segment_bytes = 8192;
+  eo.initial_units = 2;
+  eo.memory_bits_per_key = 16;
+  Options o = ElasticOptions(eo);
+  Open(o);
+  constexpr int kKeys = 4000;
+  Fill(0, kKeys);
+  db_->CompactRange(nullptr, nullptr);
+  Close();
+
+  // Damage unit 0 of segment 0 and unit 1 of the last segment of every
+  // table.
+  std::set<uint64_t> tables = TableFiles();
+  ASSERT_FALSE(tables.empty());
+  for (uint64_t number : tables) {
+    const std::string fname = TableFileName(dbname_, number);
+    std::string bytes = ReadFile(fname);
+    ElasticIndex index;
+    ASSERT_TRUE(test::ReadElasticIndexOf(bytes, &index).ok());
+    ASSERT_GE(index.units_per_segment(), 2);
+    ASSERT_GE(index.num_segments(), 2u);
+    const BlockHandle first = index.UnitHandle(0, 0);
+    const BlockHandle last = index.UnitHandle(index.num_segments() - 1, 1);
+    bytes[first.offset() + first.size() / 2] ^= 0x40;
+    bytes[last.offset() + 1] ^= 0x01;
+    ASSERT_TRUE(env_->RemoveFile(fname).ok());
+    ASSERT_TRUE(WriteStringToFile(env_, bytes, fname).ok());
+  }
+
+  Open(o);
+  for (int i = 0; i < kKeys; ++i) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+  for (int i = 0; i < kKeys; ++i) ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+  mqs()->WaitIdle();
+  EXPECT_GE(IoStat("unit_load_failures"), 2 * tables.size());
+  EXPECT_GE(ElasticStat("unit_load_failures"), 2 * tables.size());
+  std::string error;
+  EXPECT_TRUE(mqs()->TEST_CheckInvariants(&error)) << error;
+  Close();
+
+  const std::string log = ReadFile(InfoLogFileName(dbname_));
+  EXPECT_NE(std::string::npos, log.find("ElasticBF: cannot")) << log;
+  EXPECT_NE(std::string::npos, log.find("filter unit")) << log;
+}
+
+// ---------------------------------------------------------------------------
+// Table-cache evictions
+
+TEST_F(ElasticDBTest, HotnessSurvivesTablesClosedByTheTableCache) {
+  Options o = ElasticOptions(ElasticFilterOptions());
+  o.max_open_files = 20;  // clipped to the minimum: 64 open tables
+  Open(o);
+  // 100 disjoint tables, each flushed straight to a deeper level.
+  constexpr int kTables = 100;
+  constexpr int kPerTable = 200;
+  for (int t = 0; t < kTables; ++t) {
+    Fill(t * kPerTable, (t + 1) * kPerTable);
+    ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  }
+  dbfull()->TEST_WaitForBackgroundWork();
+  ASSERT_GE(TableFiles().size(), static_cast<size_t>(kTables));
+  mqs()->WaitIdle();
+  // At most 64 tables are open (attached) at a time.
+  EXPECT_LE(ElasticStat("tables_attached"), 64u);
+
+  // Make the first table hot.
+  const uint64_t first_table = *TableFiles().begin();
+  for (int round = 0; round < 20; ++round) {
+    for (int i = 0; i < kPerTable; ++i) {
+      ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+    }
+  }
+  mqs()->WaitIdle();
+  std::vector<MultiQueue::Hotness> hot;
+  ASSERT_TRUE(mqs()->GetSegmentHotness(first_table, &hot));
+  ASSERT_FALSE(hot.empty());
+  uint64_t accesses = 0;
+  for (const auto& h : hot) accesses += h.accesses;
+  EXPECT_GE(accesses, 20u * (kPerTable - 1));  // the last key is past it
+
+  // Touch every other table: the first one is closed by the cache.
+  for (int i = kPerTable; i < kTables * kPerTable; ++i) {
+    ASSERT_EQ(ValueFor(i), Get(PresentKey(i))) << i;
+  }
+  mqs()->WaitIdle();
+  EXPECT_GT(ElasticStat("segments_closed"), 0u);
+  std::vector<MultiQueue::Hotness> kept;
+  ASSERT_TRUE(mqs()->GetSegmentHotness(first_table, &kept));
+  uint64_t kept_accesses = 0;
+  for (const auto& h : kept) kept_accesses += h.accesses;
+  EXPECT_GE(kept_accesses, accesses);  // not reset by the close
+
+  // Reopened: the hot table's keys are all there, absent ones rejected.
+  for (int i = 0; i < kPerTable; ++i) {
+    ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+    ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+  }
+  mqs()->WaitIdle();
+  std::vector<MultiQueue::Hotness> after;
+  ASSERT_TRUE(mqs()->GetSegmentHotness(first_table, &after));
+  uint64_t after_accesses = 0;
+  for (const auto& h : after) after_accesses += h.accesses;
+  EXPECT_GT(after_accesses, kept_accesses);
+
+  // Everything, everywhere, one more time.
+  for (int i = 0; i < kTables * kPerTable; ++i) {
+    ASSERT_EQ(ValueFor(i), Get(PresentKey(i))) << i;
+  }
+  std::string error;
+  EXPECT_TRUE(mqs()->TEST_CheckInvariants(&error)) << error;
+}
+
+}  // namespace
+}  // namespace leveldb
