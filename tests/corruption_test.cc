@@ -242,8 +242,8 @@ class CorruptionTest : public ::testing::Test {
     EXPECT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();
     delete it;
     if (!allow_wrong_values_) {
-      EXPECT_EQ(0, t.wrong) << "wrong value returned, first for "
-                            << t.first_wrong;
+      EXPECT_EQ(0, t.wrong)
+          << "wrong value returned, first for " << t.first_wrong;
     }
     return t;
   }
