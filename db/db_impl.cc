@@ -202,6 +202,7 @@ DBImpl::~DBImpl() {
   delete tmp_batch_;
   delete log_;
   delete logfile_;
+  delete prev_logfile_;
   // Tables hold blocks of the block cache: close them before the cache.
   // Closing a table also detaches it from ElasticBF, so the MQSchedule
   // (which logs to the info log) goes after the tables and before the log.
@@ -590,6 +591,7 @@ void DBImpl::CompactMemTable() {
   imm_->Unref();
   imm_ = nullptr;
   has_imm_.store(false, std::memory_order_release);
+  ReleasePreviousLog();  // its writes are durable in the new table
   RemoveObsoleteFiles();
 }
 
@@ -1107,11 +1109,13 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
 
     // Other writers wait behind us in the queue, so the log and mem_ are
     // ours until we are done; release the mutex for the I/O.
+    if (options.sync) status = SyncPreviousLog();
     log::Writer* log = log_;
     WritableFile* logfile = logfile_;
     MemTable* mem = mem_;
     mutex_.Unlock();
-    status = log->AddRecord(WriteBatchInternal::Contents(group));
+    if (status.ok())
+      status = log->AddRecord(WriteBatchInternal::Contents(group));
     if (status.ok() && options.sync) status = logfile->Sync();
     const bool log_failed = !status.ok();
     if (status.ok()) status = WriteBatchInternal::InsertInto(group, mem);
@@ -1173,6 +1177,28 @@ WriteBatch* DBImpl::BuildBatchGroup(Writer** last_writer) {
   return result;
 }
 
+Status DBImpl::SyncPreviousLog() {
+  mutex_.AssertHeld();
+  if (prev_logfile_ == nullptr) return Status::OK();
+  Status s = prev_logfile_->Sync();
+  if (s.ok()) ReleasePreviousLog();
+  return s;
+}
+
+void DBImpl::ReleasePreviousLog() {
+  mutex_.AssertHeld();
+  if (prev_logfile_ == nullptr) return;
+  Status closed = prev_logfile_->Close();
+  if (!closed.ok()) {
+    // Its memtable holds every write of that log and is flushed to a table
+    // (or the log was synced), so nothing is lost by carrying on.
+    Log(options_.info_log, "Closing log #%" PRIu64 " failed: %s",
+        prev_logfile_number_, closed.ToString().c_str());
+  }
+  delete prev_logfile_;
+  prev_logfile_ = nullptr;
+}
+
 Status DBImpl::SwitchMemTable() {
   mutex_.AssertHeld();
   assert(versions_->PrevLogNumber() == 0);
@@ -1184,26 +1210,15 @@ Status DBImpl::SwitchMemTable() {
     return s;
   }
 
-  // Make the old log durable before any write lands in the new one: a later
-  // synced write must never survive a crash that loses an earlier write.
-  Status synced = logfile_->Sync();
-  if (!synced.ok()) {
-    file->Close();
-    delete file;
-    env_->RemoveFile(LogFileName(dbname_, number));
-    versions_->ReuseFileNumber(number);
-    RecordBackgroundError(synced);
-    return synced;
-  }
+  // The old log is not synced here (an fsync per switch would tax every
+  // plain write). It stays open until its memtable is flushed; a synced
+  // write arriving before that syncs it first (SyncPreviousLog), so a later
+  // synced write never survives a crash that loses an earlier write. Any
+  // older one is obsolete: its memtable has been flushed.
   delete log_;
-  Status closed = logfile_->Close();
-  if (!closed.ok()) {
-    // The old memtable still holds every write of that log and is about to
-    // be flushed to a table, so nothing is lost by carrying on.
-    Log(options_.info_log, "Closing log #%" PRIu64 " failed: %s",
-        logfile_number_, closed.ToString().c_str());
-  }
-  delete logfile_;
+  ReleasePreviousLog();
+  prev_logfile_ = logfile_;
+  prev_logfile_number_ = logfile_number_;
   logfile_ = file;
   logfile_number_ = number;
   log_ = new log::Writer(file);

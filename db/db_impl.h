@@ -169,6 +169,10 @@ class DBImpl : public DB {
   Status MakeRoomForWrite(bool force) EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // Moves mem_ to imm_ and starts a new memtable and log.
+  // Syncs and closes the previous log, if it is still unsynced.
+  Status SyncPreviousLog() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Closes the previous log without syncing it (its data is in a table).
+  void ReleasePreviousLog() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status SwitchMemTable() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   // Merges the batches of the writers at the front of the queue; sets
@@ -228,6 +232,10 @@ class DBImpl : public DB {
   std::atomic<bool> has_imm_;         // imm_ != nullptr, readable unlocked
   WritableFile* logfile_ GUARDED_BY(mutex_);
   uint64_t logfile_number_ GUARDED_BY(mutex_);
+  // The log of imm_, kept open until imm_ is flushed so that a synced write
+  // can first make it durable; null once synced or obsolete.
+  WritableFile* prev_logfile_ GUARDED_BY(mutex_) = nullptr;
+  uint64_t prev_logfile_number_ GUARDED_BY(mutex_) = 0;
   log::Writer* log_ GUARDED_BY(mutex_);
   uint32_t seed_ GUARDED_BY(mutex_);  // feeds iterator sampling
 

@@ -197,15 +197,11 @@ SkipList<Key, Comparator>::FirstAtOrAfter(const Key& key, Node** preds) const {
 template <typename Key, class Comparator>
 typename SkipList<Key, Comparator>::Node* SkipList<Key, Comparator>::LastBefore(
     const Key& key) const {
-  Node* at = head_;
-  for (int level = CurrentHeight() - 1; level >= 0; --level) {
-    Node* next = at->Next(level);
-    while (next != nullptr && compare_(next->key, key) < 0) {
-      at = next;
-      next = at->Next(level);
-    }
-  }
-  return at;
+  // The descent that finds the first node >= key passes, on level 0, the
+  // last node before it.
+  Node* preds[kMaxHeight];
+  FirstAtOrAfter(key, preds);
+  return preds[0];
 }
 
 template <typename Key, class Comparator>

@@ -21,10 +21,11 @@
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
-#include "leveldb/helpers/memenv.h"
 #include "leveldb/iterator.h"
 #include "leveldb/write_batch.h"
 #include "port/port.h"
+#include "tests/db_test_helpers.h"
+#include "tests/table_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/mutexlock.h"
 #include "util/random.h"
@@ -32,17 +33,9 @@
 namespace leveldb {
 namespace {
 
-enum class EnvKind { kDefault, kMemory };
-
-std::string EnvKindName(const testing::TestParamInfo<EnvKind>& info) {
-  return info.param == EnvKind::kDefault ? "PosixEnv" : "MemEnv";
-}
-
-std::string Key(int i) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "key%06d", i);
-  return buf;
-}
+using test::EnvKind;
+using test::EnvKindName;
+using test::Key;
 
 // ---------------------------------------------------------------------------
 // An Env whose log files can be made to fail, and whose table creation can
@@ -163,66 +156,37 @@ class NumberComparator : public Comparator {
   }
 };
 
+// A scan of `it` from first to last, and one from last to first, yield
+// exactly the entries of `model`.
+void CheckFullScans(Iterator* it,
+                    const std::map<std::string, std::string>& model) {
+  auto m = model.begin();
+  for (it->SeekToFirst(); it->Valid(); it->Next(), ++m) {
+    ASSERT_TRUE(m != model.end());
+    ASSERT_EQ(m->first, it->key().ToString());
+    ASSERT_EQ(m->second, it->value().ToString());
+  }
+  ASSERT_TRUE(m == model.end());
+  auto r = model.rbegin();
+  for (it->SeekToLast(); it->Valid(); it->Prev(), ++r) {
+    ASSERT_TRUE(r != model.rend());
+    ASSERT_EQ(r->first, it->key().ToString());
+    ASSERT_EQ(r->second, it->value().ToString());
+  }
+  ASSERT_TRUE(r == model.rend());
+}
+
 // ---------------------------------------------------------------------------
 // Fixture
 
-class DBTest : public testing::TestWithParam<EnvKind> {
+class DBTest : public test::DBFixture {
  protected:
-  DBTest() {
-    if (GetParam() == EnvKind::kMemory) {
-      mem_env_.reset(NewMemEnv(Env::Default()));
-      env_ = mem_env_.get();
-    } else {
-      env_ = Env::Default();
-    }
-    dbname_ = test::NewTempDir(env_, "db_test");
-    last_options_ = DefaultOptions();
-  }
+  DBTest() : DBFixture("db_test") {}
 
+  // A closed database must be destroyable.
   ~DBTest() override {
     Close();
-    Options o;
-    o.env = env_;
-    EXPECT_TRUE(DestroyDB(dbname_, o).ok());
-    test::RemoveDirRecursively(env_, dbname_);
-  }
-
-  Options DefaultOptions() const {
-    Options o;
-    o.env = env_;
-    o.create_if_missing = true;
-    return o;
-  }
-
-  Status TryOpen(const Options& o) {
-    Close();
-    last_options_ = o;
-    return DB::Open(o, dbname_, &db_);
-  }
-  void Open(const Options& o) { ASSERT_TRUE(TryOpen(o).ok()); }
-  void Open() { Open(DefaultOptions()); }
-  void Reopen() { ASSERT_TRUE(TryOpen(last_options_).ok()); }
-
-  void Close() {
-    delete db_;
-    db_ = nullptr;
-  }
-
-  DBImpl* dbfull() { return static_cast<DBImpl*>(db_); }
-
-  Status Put(const std::string& k, const std::string& v) {
-    return db_->Put(WriteOptions(), k, v);
-  }
-  Status Delete(const std::string& k) { return db_->Delete(WriteOptions(), k); }
-
-  std::string Get(const std::string& k, const Snapshot* snap = nullptr) {
-    ReadOptions ro;
-    ro.snapshot = snap;
-    std::string value;
-    Status s = db_->Get(ro, k, &value);
-    if (s.IsNotFound()) return "NOT_FOUND";
-    if (!s.ok()) return s.ToString();
-    return value;
+    EXPECT_TRUE(DestroyDB(dbname_, DefaultOptions()).ok());
   }
 
   // All visible entries as "k=v,k=v". Also checks that a reverse scan
@@ -272,21 +236,6 @@ class DBTest : public testing::TestWithParam<EnvKind> {
     return result;
   }
 
-  int NumTableFilesAtLevel(int level) {
-    std::string value;
-    EXPECT_TRUE(db_->GetProperty(
-        "leveldb.num-files-at-level" + std::to_string(level), &value));
-    return std::stoi(value);
-  }
-
-  int TotalTableFiles() {
-    int total = 0;
-    for (int level = 0; level < config::kNumLevels; level++) {
-      total += NumTableFilesAtLevel(level);
-    }
-    return total;
-  }
-
   // "a,b,c" file counts per level, trailing zero levels omitted.
   std::string FilesPerLevel() {
     std::string result;
@@ -327,25 +276,6 @@ class DBTest : public testing::TestWithParam<EnvKind> {
       }
     }
   }
-
-  std::vector<std::string> FilesOfType(FileType wanted) {
-    std::vector<std::string> children, result;
-    env_->GetChildren(dbname_, &children);
-    for (const std::string& child : children) {
-      uint64_t number;
-      FileType type;
-      if (ParseFileName(child, &number, &type) && type == wanted) {
-        result.push_back(child);
-      }
-    }
-    return result;
-  }
-
-  std::unique_ptr<Env> mem_env_;
-  Env* env_ = nullptr;
-  std::string dbname_;
-  DB* db_ = nullptr;
-  Options last_options_;
 };
 
 #define ASSERT_OK(expr) ASSERT_TRUE((expr).ok())
@@ -357,13 +287,7 @@ TEST_P(DBTest, EmptyDatabase) {
   Open();
   EXPECT_EQ("NOT_FOUND", Get("foo"));
   std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
-  it->SeekToFirst();
-  EXPECT_FALSE(it->Valid());
-  it->SeekToLast();
-  EXPECT_FALSE(it->Valid());
-  it->Seek("a");
-  EXPECT_FALSE(it->Valid());
-  EXPECT_TRUE(it->status().ok());
+  test::ExpectEmptyIterator(it.get(), "a");
 }
 
 TEST_P(DBTest, PutGetDeleteOverwrite) {
@@ -587,21 +511,7 @@ TEST_P(DBTest, IteratorAcrossLevelsBothDirections) {
   }
 
   std::unique_ptr<Iterator> it(db_->NewIterator(ReadOptions()));
-  auto model = expected.begin();
-  for (it->SeekToFirst(); it->Valid(); it->Next(), ++model) {
-    ASSERT_TRUE(model != expected.end());
-    ASSERT_EQ(model->first, it->key().ToString());
-    ASSERT_EQ(model->second, it->value().ToString());
-  }
-  EXPECT_TRUE(model == expected.end());
-
-  auto rmodel = expected.rbegin();
-  for (it->SeekToLast(); it->Valid(); it->Prev(), ++rmodel) {
-    ASSERT_TRUE(rmodel != expected.rend());
-    ASSERT_EQ(rmodel->first, it->key().ToString());
-    ASSERT_EQ(rmodel->second, it->value().ToString());
-  }
-  EXPECT_TRUE(rmodel == expected.rend());
+  ASSERT_NO_FATAL_FAILURE(CheckFullScans(it.get(), expected));
 
   // Seek to a deleted key lands on the next live one; switch directions.
   it->Seek(Key(1));
@@ -944,12 +854,9 @@ TEST_P(DBTest, Properties) {
 
   ASSERT_TRUE(db_->GetProperty("leveldb.sstables", &value));
   // Each live table number shows up in the listing.
-  std::vector<std::string> tables = FilesOfType(kTableFile);
+  std::vector<uint64_t> tables = FileNumbers(kTableFile);
   EXPECT_EQ(3u, tables.size());
-  for (const std::string& t : tables) {
-    uint64_t number;
-    FileType type;
-    ASSERT_TRUE(ParseFileName(t, &number, &type));
+  for (uint64_t number : tables) {
     EXPECT_NE(std::string::npos, value.find(std::to_string(number))) << value;
   }
 
@@ -1082,8 +989,8 @@ TEST_P(DBTest, DestroyDB) {
   ASSERT_OK(DestroyDB(dbname_, o));
   EXPECT_FALSE(env_->FileExists(CurrentFileName(dbname_)));
   EXPECT_FALSE(env_->FileExists(LockFileName(dbname_)));
-  EXPECT_TRUE(FilesOfType(kTableFile).empty());
-  EXPECT_TRUE(FilesOfType(kLogFile).empty());
+  EXPECT_TRUE(FileNumbers(kTableFile).empty());
+  EXPECT_TRUE(FileNumbers(kLogFile).empty());
   o.create_if_missing = false;
   EXPECT_FALSE(TryOpen(o).ok());
   // Destroying something that is not there is fine.
@@ -1276,19 +1183,7 @@ void CheckAgainstModel(DB* db, const Snapshot* snap,
   }
 
   std::unique_ptr<Iterator> iter(db->NewIterator(ro));
-  auto m = model.begin();
-  for (iter->SeekToFirst(); iter->Valid(); iter->Next(), ++m) {
-    ASSERT_TRUE(m != model.end());
-    ASSERT_EQ(m->first, iter->key().ToString());
-    ASSERT_EQ(m->second, iter->value().ToString());
-  }
-  ASSERT_TRUE(m == model.end());
-  auto r = model.rbegin();
-  for (iter->SeekToLast(); iter->Valid(); iter->Prev(), ++r) {
-    ASSERT_TRUE(r != model.rend());
-    ASSERT_EQ(r->first, iter->key().ToString());
-  }
-  ASSERT_TRUE(r == model.rend());
+  ASSERT_NO_FATAL_FAILURE(CheckFullScans(iter.get(), model));
 
   // Random walks that mix seeks and direction changes.
   for (int walk = 0; walk < 30; walk++) {
@@ -1417,38 +1312,8 @@ INSTANTIATE_TEST_SUITE_P(Envs, DBTest,
                          EnvKindName);
 
 // ---------------------------------------------------------------------------
-// DBIter on its own, over a hand-made internal stream.
-
-class VectorIterator : public Iterator {
- public:
-  // entries must be sorted by internal key.
-  explicit VectorIterator(std::vector<std::pair<std::string, std::string>> e)
-      : entries_(std::move(e)), pos_(entries_.size()) {}
-
-  bool Valid() const override { return pos_ < entries_.size(); }
-  void SeekToFirst() override { pos_ = 0; }
-  void SeekToLast() override {
-    pos_ = entries_.empty() ? entries_.size() : entries_.size() - 1;
-  }
-  void Seek(const Slice& target) override {
-    const InternalKeyComparator icmp(BytewiseComparator());
-    for (pos_ = 0; pos_ < entries_.size(); pos_++) {
-      if (entries_[pos_].first.size() >= 8 &&
-          icmp.Compare(entries_[pos_].first, target) >= 0) {
-        break;
-      }
-    }
-  }
-  void Next() override { pos_++; }
-  void Prev() override { pos_ = (pos_ == 0) ? entries_.size() : pos_ - 1; }
-  Slice key() const override { return entries_[pos_].first; }
-  Slice value() const override { return entries_[pos_].second; }
-  Status status() const override { return Status::OK(); }
-
- private:
-  std::vector<std::pair<std::string, std::string>> entries_;
-  size_t pos_;
-};
+// DBIter on its own, over a hand-made internal stream (sorted by internal
+// key).
 
 std::string IKey(const std::string& user, SequenceNumber seq, ValueType t) {
   return InternalKey(user, seq, t).Encode().ToString();
@@ -1471,9 +1336,11 @@ TEST(DBIterTest, HidesNewerDeletedAndOlderEntries) {
       {IKey("d", 6, kTypeDeletion), ""}, {IKey("e", 7, kTypeValue), "e7"},
       {IKey("e", 6, kTypeDeletion), ""}, {IKey("e", 2, kTypeValue), "e2"},
   };
+  const InternalKeyComparator icmp(BytewiseComparator());
   auto make = [&](SequenceNumber seq) {
-    return std::unique_ptr<Iterator>(NewDBIterator(
-        nullptr, BytewiseComparator(), new VectorIterator(entries), seq, 1));
+    return std::unique_ptr<Iterator>(
+        NewDBIterator(nullptr, BytewiseComparator(),
+                      new test::VectorIterator(&icmp, entries), seq, 1));
   };
 
   std::unique_ptr<Iterator> latest = make(100);
@@ -1509,14 +1376,17 @@ TEST(DBIterTest, CorruptKeyIsReportedAndSkipped) {
       {"bad", "x"},  // too short for an internal key
       {IKey("c", 2, kTypeValue), "c2"},
   };
-  std::unique_ptr<Iterator> it(NewDBIterator(
-      nullptr, BytewiseComparator(), new VectorIterator(entries), 10, 1));
+  const InternalKeyComparator icmp(BytewiseComparator());
+  std::unique_ptr<Iterator> it(
+      NewDBIterator(nullptr, BytewiseComparator(),
+                    new test::VectorIterator(&icmp, entries), 10, 1));
   EXPECT_EQ("a=a1;c=c2;", Scan(it.get(), true));
   EXPECT_TRUE(it->status().IsCorruption());
   EXPECT_NE(std::string::npos,
             it->status().ToString().find("corrupted internal key in DBIter"));
-  std::unique_ptr<Iterator> rev(NewDBIterator(
-      nullptr, BytewiseComparator(), new VectorIterator(entries), 10, 1));
+  std::unique_ptr<Iterator> rev(
+      NewDBIterator(nullptr, BytewiseComparator(),
+                    new test::VectorIterator(&icmp, entries), 10, 1));
   EXPECT_EQ("c=c2;a=a1;", Scan(rev.get(), false));
   EXPECT_TRUE(rev->status().IsCorruption());
 }

@@ -138,18 +138,12 @@ TEST(DBFormatTest, SeekKeySortsFirstForItsUserKey) {
 
 TEST(DBFormatTest, ShortSeparator) {
   // Same user key: nothing to shorten.
-  EXPECT_EQ(
-      IKey("foo", 100, kTypeValue),
-      Separator(IKey("foo", 100, kTypeValue), IKey("foo", 99, kTypeValue)));
-  EXPECT_EQ(
-      IKey("foo", 100, kTypeValue),
-      Separator(IKey("foo", 100, kTypeValue), IKey("foo", 101, kTypeValue)));
-  EXPECT_EQ(
-      IKey("foo", 100, kTypeValue),
-      Separator(IKey("foo", 100, kTypeValue), IKey("foo", 100, kTypeValue)));
-  EXPECT_EQ(
-      IKey("foo", 100, kTypeValue),
-      Separator(IKey("foo", 100, kTypeValue), IKey("foo", 100, kTypeDeletion)));
+  const std::string foo100 = IKey("foo", 100, kTypeValue);
+  for (const std::string& limit :
+       {IKey("foo", 99, kTypeValue), IKey("foo", 101, kTypeValue),
+        IKey("foo", 100, kTypeValue), IKey("foo", 100, kTypeDeletion)}) {
+    EXPECT_EQ(foo100, Separator(foo100, limit));
+  }
 
   // Limit below start: unchanged.
   EXPECT_EQ(
@@ -218,32 +212,25 @@ TEST(DBFormatTest, ShortSuccessor) {
   EXPECT_LE(cmp.Compare(k, s), 0);
 }
 
-TEST(DBFormatTest, LookupKeyShort) {
-  LookupKey lk("hello", 77);
-  EXPECT_EQ("hello", lk.user_key().ToString());
-  EXPECT_EQ(IKey("hello", 77, kValueTypeForSeek), lk.internal_key().ToString());
-
+// The memtable key of a LookupKey is the varint32 length of the internal
+// key, `prefix_bytes` long, followed by the internal key itself.
+void CheckLookupKey(const std::string& user, SequenceNumber seq,
+                    uint32_t internal_length, size_t prefix_bytes) {
+  LookupKey lk(user, seq);
+  EXPECT_EQ(user, lk.user_key().ToString());
+  EXPECT_EQ(IKey(user, seq, kValueTypeForSeek), lk.internal_key().ToString());
   Slice mk = lk.memtable_key();
   uint32_t len = 0;
   ASSERT_TRUE(ConsumeVarint32(&mk, &len));
-  EXPECT_EQ(13u, len);
+  EXPECT_EQ(internal_length, len);
   EXPECT_EQ(lk.internal_key().ToString(), mk.ToString());
-  // The memtable key is exactly the length prefix plus the internal key.
-  EXPECT_EQ(lk.memtable_key().size(), 1 + lk.internal_key().size());
+  EXPECT_EQ(lk.memtable_key().size(), prefix_bytes + lk.internal_key().size());
 }
 
+TEST(DBFormatTest, LookupKeyShort) { CheckLookupKey("hello", 77, 13, 1); }
+
 TEST(DBFormatTest, LookupKeyLong) {
-  const std::string user(500, 'q');
-  LookupKey lk(user, 123456789);
-  EXPECT_EQ(user, lk.user_key().ToString());
-  EXPECT_EQ(IKey(user, 123456789, kValueTypeForSeek),
-            lk.internal_key().ToString());
-  Slice mk = lk.memtable_key();
-  uint32_t len = 0;
-  ASSERT_TRUE(ConsumeVarint32(&mk, &len));
-  EXPECT_EQ(508u, len);
-  EXPECT_EQ(lk.internal_key().ToString(), mk.ToString());
-  EXPECT_EQ(lk.memtable_key().size(), 2 + lk.internal_key().size());
+  CheckLookupKey(std::string(500, 'q'), 123456789, 508, 2);
 }
 
 TEST(DBFormatTest, LookupKeyAroundInlineLimit) {

@@ -3,6 +3,7 @@
 #include "util/elastic_filter_policy.h"
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <string>
@@ -34,6 +35,22 @@ void ExpectAccepted(const ElasticFilterOptions& options) {
   EXPECT_TRUE(s.ok()) << s.ToString();
 }
 
+// Sets `field` of `o` to each of `good` (accepted) and then to each of `bad`
+// (rejected by a message naming `name` and the value).
+template <typename T>
+void CheckField(ElasticFilterOptions o, T ElasticFilterOptions::*field,
+                const char* name, std::initializer_list<T> good,
+                std::initializer_list<T> bad) {
+  for (T v : good) {
+    o.*field = v;
+    ExpectAccepted(o);
+  }
+  for (T v : bad) {
+    o.*field = v;
+    ExpectRejected(o, name, std::to_string(v));
+  }
+}
+
 TEST(ElasticFilterOptionsTest, Defaults) {
   const ElasticFilterOptions o;
   EXPECT_EQ(4, o.bits_per_unit);
@@ -48,41 +65,22 @@ TEST(ElasticFilterOptionsTest, Defaults) {
 }
 
 TEST(ElasticFilterOptionsTest, BitsPerUnit) {
-  ElasticFilterOptions o;
-  for (int v : {1, 2, 31, 32}) {
-    o.bits_per_unit = v;
-    ExpectAccepted(o);
-  }
-  for (int v : {0, -1, 33, 1000}) {
-    o.bits_per_unit = v;
-    ExpectRejected(o, "bits_per_unit", std::to_string(v));
-  }
+  CheckField(ElasticFilterOptions(), &ElasticFilterOptions::bits_per_unit,
+             "bits_per_unit", {1, 2, 31, 32}, {0, -1, 33, 1000});
 }
 
 TEST(ElasticFilterOptionsTest, UnitsPerSegment) {
   ElasticFilterOptions o;
   o.initial_units = 0;
-  for (int v : {1, 2, 15, 16}) {
-    o.units_per_segment = v;
-    ExpectAccepted(o);
-  }
-  for (int v : {0, -3, 17, 64}) {
-    o.units_per_segment = v;
-    ExpectRejected(o, "units_per_segment", std::to_string(v));
-  }
+  CheckField(o, &ElasticFilterOptions::units_per_segment, "units_per_segment",
+             {1, 2, 15, 16}, {0, -3, 17, 64});
 }
 
 TEST(ElasticFilterOptionsTest, InitialUnits) {
   ElasticFilterOptions o;
   o.units_per_segment = 6;
-  for (int v : {0, 1, 5, 6}) {
-    o.initial_units = v;
-    ExpectAccepted(o);
-  }
-  for (int v : {-1, 7, 100}) {
-    o.initial_units = v;
-    ExpectRejected(o, "initial_units", std::to_string(v));
-  }
+  CheckField(o, &ElasticFilterOptions::initial_units, "initial_units",
+             {0, 1, 5, 6}, {-1, 7, 100});
   // The upper bound follows units_per_segment.
   o.units_per_segment = 16;
   o.initial_units = 16;
@@ -109,15 +107,9 @@ TEST(ElasticFilterOptionsTest, MemoryBitsPerKey) {
 }
 
 TEST(ElasticFilterOptionsTest, SegmentBytes) {
-  ElasticFilterOptions o;
-  for (size_t v : {size_t{0}, size_t{1024}, size_t{1025}, size_t{4} << 20}) {
-    o.segment_bytes = v;
-    ExpectAccepted(o);
-  }
-  for (size_t v : {size_t{1}, size_t{512}, size_t{1023}}) {
-    o.segment_bytes = v;
-    ExpectRejected(o, "segment_bytes", std::to_string(v));
-  }
+  CheckField<size_t>(ElasticFilterOptions(),
+                     &ElasticFilterOptions::segment_bytes, "segment_bytes",
+                     {0, 1024, 1025, size_t{4} << 20}, {1, 512, 1023});
 }
 
 TEST(ElasticFilterOptionsTest, UncheckedFieldsAcceptAnyValue) {

@@ -291,9 +291,15 @@ class FaultEnv : public EnvWrapper {
     }
     file->synced = file->data.size();
     sync_counts_[ClassOf(path)]++;
-    // Like the POSIX Env (util/env_posix.cc), the first Sync of a file also
-    // syncs its directory. Keep the two in step.
-    if (!file->dir_synced) {
+    // Like the POSIX Env (util/env_posix.cc): every MANIFEST sync syncs the
+    // directory, tables never do, other files on their first Sync. Keep the
+    // two in step.
+    const std::string base = BaseOf(path);
+    const bool manifest = base.rfind("MANIFEST", 0) == 0;
+    const bool table =
+        base.size() > 4 && (base.compare(base.size() - 4, 4, ".ldb") == 0 ||
+                            base.compare(base.size() - 4, 4, ".sst") == 0);
+    if (manifest || (!table && !file->dir_synced)) {
       SyncDirLocked(DirOf(path));
       file->dir_synced = true;
     }

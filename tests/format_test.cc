@@ -22,10 +22,22 @@ std::string Framed(const std::string& contents, char type) {
   return out;
 }
 
-ReadOptions Verifying() {
+// A footer whose handles are (1, 2) and (3, 4), encoded.
+std::string SmallFooter() {
+  Footer footer;
+  footer.set_metaindex_handle(BlockHandle(1, 2));
+  footer.set_index_handle(BlockHandle(3, 4));
+  std::string encoded;
+  footer.EncodeTo(&encoded);
+  return encoded;
+}
+
+// ReadBlock with checksums verified.
+Status ReadVerified(RandomAccessFile* file, const BlockHandle& handle,
+                    BlockContents* contents) {
   ReadOptions options;
   options.verify_checksums = true;
-  return options;
+  return ReadBlock(file, options, handle, contents);
 }
 
 void FreeContents(const BlockContents& contents) {
@@ -89,22 +101,14 @@ TEST(FooterTest, RoundTripAndLayout) {
 }
 
 TEST(FooterTest, PaddingIsZero) {
-  Footer footer;
-  footer.set_metaindex_handle(BlockHandle(1, 2));
-  footer.set_index_handle(BlockHandle(3, 4));
-  std::string encoded;
-  footer.EncodeTo(&encoded);
+  const std::string encoded = SmallFooter();
   // Four one-byte varints, then zeros up to the magic number.
   EXPECT_EQ(std::string("\x01\x02\x03\x04", 4), encoded.substr(0, 4));
   EXPECT_EQ(std::string(36, '\0'), encoded.substr(4, 36));
 }
 
 TEST(FooterTest, BadMagicIsCorruption) {
-  Footer footer;
-  footer.set_metaindex_handle(BlockHandle(1, 2));
-  footer.set_index_handle(BlockHandle(3, 4));
-  std::string encoded;
-  footer.EncodeTo(&encoded);
+  const std::string encoded = SmallFooter();
   for (size_t i = 40; i < 48; ++i) {
     std::string bad = encoded;
     bad[i] ^= 0x01;
@@ -117,11 +121,7 @@ TEST(FooterTest, BadMagicIsCorruption) {
 }
 
 TEST(FooterTest, TooShortIsCorruption) {
-  Footer footer;
-  footer.set_metaindex_handle(BlockHandle(1, 2));
-  footer.set_index_handle(BlockHandle(3, 4));
-  std::string encoded;
-  footer.EncodeTo(&encoded);
+  const std::string encoded = SmallFooter();
   Slice input(encoded.data() + 1, encoded.size() - 1);
   Footer decoded;
   EXPECT_TRUE(decoded.DecodeFrom(&input).IsCorruption());
@@ -141,8 +141,7 @@ TEST(ReadBlockTest, RawBlockIsHandedOver) {
   test::StringSource file("xx" + Framed(payload, kNoCompression));
   BlockContents contents;
   ASSERT_TRUE(
-      ReadBlock(&file, Verifying(), BlockHandle(2, payload.size()), &contents)
-          .ok());
+      ReadVerified(&file, BlockHandle(2, payload.size()), &contents).ok());
   EXPECT_EQ(payload, contents.data.ToString());
   EXPECT_TRUE(contents.heap_allocated);
   EXPECT_TRUE(contents.cachable);
@@ -154,8 +153,7 @@ TEST(ReadBlockTest, MappedFileIsNotCopied) {
   test::StringSource file(Framed(payload, kNoCompression), /*mapped=*/true);
   BlockContents contents;
   ASSERT_TRUE(
-      ReadBlock(&file, Verifying(), BlockHandle(0, payload.size()), &contents)
-          .ok());
+      ReadVerified(&file, BlockHandle(0, payload.size()), &contents).ok());
   EXPECT_EQ(payload, contents.data.ToString());
   EXPECT_FALSE(contents.heap_allocated);
   EXPECT_FALSE(contents.cachable);
@@ -167,8 +165,7 @@ TEST(ReadBlockTest, ChecksumMismatchDetectedOnlyWhenVerifying) {
   framed[3] ^= 0x20;
   test::StringSource file(framed);
   BlockContents contents;
-  Status s =
-      ReadBlock(&file, Verifying(), BlockHandle(0, payload.size()), &contents);
+  Status s = ReadVerified(&file, BlockHandle(0, payload.size()), &contents);
   ASSERT_TRUE(s.IsCorruption());
   EXPECT_NE(std::string::npos, s.ToString().find("block checksum mismatch"));
 
@@ -185,9 +182,8 @@ TEST(ReadBlockTest, ChecksumCoversTypeByte) {
   framed[payload.size()] = kSnappyCompression;
   test::StringSource file(framed);
   BlockContents contents;
-  EXPECT_TRUE(
-      ReadBlock(&file, Verifying(), BlockHandle(0, payload.size()), &contents)
-          .IsCorruption());
+  EXPECT_TRUE(ReadVerified(&file, BlockHandle(0, payload.size()), &contents)
+                  .IsCorruption());
 }
 
 TEST(ReadBlockTest, TruncatedReadIsCorruption) {
@@ -196,8 +192,7 @@ TEST(ReadBlockTest, TruncatedReadIsCorruption) {
   for (size_t len = 0; len < framed.size(); ++len) {
     test::StringSource file(framed.substr(0, len));
     BlockContents contents;
-    Status s = ReadBlock(&file, Verifying(), BlockHandle(0, payload.size()),
-                         &contents);
+    Status s = ReadVerified(&file, BlockHandle(0, payload.size()), &contents);
     ASSERT_TRUE(s.IsCorruption()) << len;
     EXPECT_NE(std::string::npos, s.ToString().find("truncated block read"));
   }
@@ -206,7 +201,7 @@ TEST(ReadBlockTest, TruncatedReadIsCorruption) {
 TEST(ReadBlockTest, FileErrorIsPassedThrough) {
   test::StringSource file("tiny");
   BlockContents contents;
-  Status s = ReadBlock(&file, Verifying(), BlockHandle(100, 3), &contents);
+  Status s = ReadVerified(&file, BlockHandle(100, 3), &contents);
   EXPECT_FALSE(s.ok());
   EXPECT_FALSE(s.IsCorruption());
 }
@@ -214,9 +209,8 @@ TEST(ReadBlockTest, FileErrorIsPassedThrough) {
 TEST(ReadBlockTest, HugeHandleIsRejected) {
   test::StringSource file("tiny");
   BlockContents contents;
-  EXPECT_TRUE(
-      ReadBlock(&file, Verifying(), BlockHandle(0, ~uint64_t{0}), &contents)
-          .IsCorruption());
+  EXPECT_TRUE(ReadVerified(&file, BlockHandle(0, ~uint64_t{0}), &contents)
+                  .IsCorruption());
 }
 
 TEST(ReadBlockTest, UnknownTypeIsCorruption) {
@@ -224,8 +218,7 @@ TEST(ReadBlockTest, UnknownTypeIsCorruption) {
   for (int type : {2, 3, 0x7f, 0xff}) {
     test::StringSource file(Framed(payload, static_cast<char>(type)));
     BlockContents contents;
-    Status s = ReadBlock(&file, Verifying(), BlockHandle(0, payload.size()),
-                         &contents);
+    Status s = ReadVerified(&file, BlockHandle(0, payload.size()), &contents);
     ASSERT_TRUE(s.IsCorruption());
     EXPECT_NE(std::string::npos, s.ToString().find("bad block type"));
   }
@@ -240,7 +233,7 @@ TEST(ReadBlockTest, SnappyBlocks) {
     ASSERT_FALSE(port::SnappyAvailable());
     test::StringSource file(Framed("whatever", kSnappyCompression));
     BlockContents contents;
-    EXPECT_TRUE(ReadBlock(&file, Verifying(), BlockHandle(0, 8), &contents)
+    EXPECT_TRUE(ReadVerified(&file, BlockHandle(0, 8), &contents)
                     .IsNotSupportedError());
     return;
   }
@@ -249,9 +242,8 @@ TEST(ReadBlockTest, SnappyBlocks) {
   for (bool mapped : {false, true}) {
     test::StringSource file(Framed(compressed, kSnappyCompression), mapped);
     BlockContents contents;
-    ASSERT_TRUE(ReadBlock(&file, Verifying(), BlockHandle(0, compressed.size()),
-                          &contents)
-                    .ok());
+    ASSERT_TRUE(
+        ReadVerified(&file, BlockHandle(0, compressed.size()), &contents).ok());
     EXPECT_EQ(original, contents.data.ToString());
     // Decompressed data always lives in a fresh heap buffer.
     EXPECT_TRUE(contents.heap_allocated);
@@ -264,8 +256,7 @@ TEST(ReadBlockTest, SnappyBlocks) {
   for (size_t i = 1; i < damaged.size(); i += 3) damaged[i] ^= 0x5a;
   test::StringSource bad_file(Framed(damaged, kSnappyCompression));
   BlockContents contents;
-  Status s = ReadBlock(&bad_file, Verifying(), BlockHandle(0, damaged.size()),
-                       &contents);
+  Status s = ReadVerified(&bad_file, BlockHandle(0, damaged.size()), &contents);
   if (s.ok()) {
     // Snappy may decode some damage into other bytes; it must not be the
     // original then. (The CRC is what protects real tables.)
@@ -280,8 +271,7 @@ TEST(ReadBlockTest, SnappyBlocks) {
   AppendVarint32(&absurd, 0xfffffff0u);
   absurd.append("\x00\x01", 2);
   test::StringSource absurd_file(Framed(absurd, kSnappyCompression));
-  s = ReadBlock(&absurd_file, Verifying(), BlockHandle(0, absurd.size()),
-                &contents);
+  s = ReadVerified(&absurd_file, BlockHandle(0, absurd.size()), &contents);
   ASSERT_TRUE(s.IsCorruption());
   EXPECT_NE(std::string::npos,
             s.ToString().find("corrupted snappy compressed block contents"));

@@ -19,14 +19,6 @@ namespace {
 using test::KVVector;
 using test::VectorIterator;
 
-std::vector<std::string> Collect(Iterator* it) {
-  std::vector<std::string> keys;
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    keys.push_back(it->key().ToString());
-  }
-  return keys;
-}
-
 Iterator* Child(const KVVector& entries) {
   return new VectorIterator(BytewiseComparator(), entries);
 }
@@ -46,7 +38,7 @@ TEST(MergerTest, SingleChildIsReturnedAsIs) {
   std::unique_ptr<Iterator> it(
       NewMergingIterator(BytewiseComparator(), &child, 1));
   EXPECT_EQ(child, it.get());
-  EXPECT_EQ(std::vector<std::string>({"a"}), Collect(it.get()));
+  EXPECT_EQ(std::vector<std::string>({"a"}), test::ForwardKeys(it.get()));
 }
 
 TEST(MergerTest, InterleavesAndKeepsDuplicates) {
@@ -58,7 +50,7 @@ TEST(MergerTest, InterleavesAndKeepsDuplicates) {
   std::unique_ptr<Iterator> it(
       NewMergingIterator(BytewiseComparator(), children, 3));
   EXPECT_EQ(std::vector<std::string>({"a", "b", "d", "d", "g", "h"}),
-            Collect(it.get()));
+            test::ForwardKeys(it.get()));
   // Forward ties come from the lower-numbered child first.
   it->Seek("d");
   ASSERT_TRUE(it->Valid());
@@ -68,11 +60,8 @@ TEST(MergerTest, InterleavesAndKeepsDuplicates) {
   EXPECT_EQ("d", it->key().ToString());
   EXPECT_EQ("2", it->value().ToString());
 
-  std::vector<std::string> backward;
-  for (it->SeekToLast(); it->Valid(); it->Prev()) {
-    backward.push_back(it->key().ToString());
-  }
-  EXPECT_EQ(std::vector<std::string>({"h", "g", "d", "d", "b", "a"}), backward);
+  EXPECT_EQ(std::vector<std::string>({"h", "g", "d", "d", "b", "a"}),
+            test::BackwardKeys(it.get()));
 }
 
 TEST(MergerTest, DirectionChanges) {
@@ -120,7 +109,7 @@ TEST(MergerTest, ReportsFirstChildError) {
   };
   std::unique_ptr<Iterator> it(
       NewMergingIterator(BytewiseComparator(), children, 3));
-  EXPECT_EQ(std::vector<std::string>({"a", "b"}), Collect(it.get()));
+  EXPECT_EQ(std::vector<std::string>({"a", "b"}), test::ForwardKeys(it.get()));
   Status s = it->status();
   ASSERT_TRUE(s.IsCorruption());
   EXPECT_NE(std::string::npos, s.ToString().find("child one"));
@@ -146,47 +135,14 @@ TEST(MergerTest, RandomizedAgainstModel) {
     }
     std::unique_ptr<Iterator> it(NewMergingIterator(
         BytewiseComparator(), children.data(), num_children));
-    const std::vector<std::string> model(all.begin(), all.end());
+    KVVector model;
+    for (const std::string& key : all) model.emplace_back(key, "v" + key);
 
-    // pos == model.size() means invalid.
-    size_t pos = model.size();
-    for (int op = 0; op < 300; ++op) {
-      switch (rnd.Uniform(6)) {
-        case 0:
-          it->SeekToFirst();
-          pos = 0;
-          break;
-        case 1:
-          it->SeekToLast();
-          pos = model.empty() ? 0 : model.size() - 1;
-          break;
-        case 2: {
-          const std::string target = test::RandomKey(&rnd, rnd.Uniform(6));
-          it->Seek(target);
-          pos = std::lower_bound(model.begin(), model.end(), target) -
-                model.begin();
-          break;
-        }
-        case 3:
-        case 4:
-          if (pos < model.size()) {
-            it->Next();
-            ++pos;
-          }
-          break;
-        default:
-          if (pos < model.size()) {
-            it->Prev();
-            pos = (pos == 0) ? model.size() : pos - 1;
-          }
-          break;
-      }
-      ASSERT_EQ(pos < model.size(), it->Valid()) << "round " << round;
-      if (pos < model.size()) {
-        ASSERT_EQ(model[pos], it->key().ToString());
-        ASSERT_EQ("v" + model[pos], it->value().ToString());
-      }
-    }
+    SCOPED_TRACE("round " + std::to_string(round));
+    ASSERT_NO_FATAL_FAILURE(test::CheckRandomMoves(
+        it.get(), model, BytewiseComparator(), &rnd, /*num_moves=*/300,
+        /*next_weight=*/2,
+        [&rnd] { return test::RandomKey(&rnd, rnd.Uniform(6)); }));
     EXPECT_TRUE(it->status().ok());
   }
 }

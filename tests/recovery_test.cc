@@ -2,7 +2,6 @@
 // logs, reuse_logs, and RepairDB. Runs on the POSIX Env and on an in-memory
 // Env; files are damaged through the Env so both behave alike.
 #include <algorithm>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,25 +14,17 @@
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
-#include "leveldb/helpers/memenv.h"
 #include "leveldb/write_batch.h"
+#include "tests/db_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/random.h"
 
 namespace leveldb {
 namespace {
 
-enum class EnvKind { kDefault, kMemory };
-
-std::string EnvKindName(const testing::TestParamInfo<EnvKind>& info) {
-  return info.param == EnvKind::kDefault ? "PosixEnv" : "MemEnv";
-}
-
-std::string Key(int i) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "key%06d", i);
-  return buf;
-}
+using test::EnvKind;
+using test::EnvKindName;
+using test::Key;
 
 // A value that names its key, padded to `size` bytes.
 std::string ValueFor(int i, size_t size = 100) {
@@ -44,83 +35,9 @@ std::string ValueFor(int i, size_t size = 100) {
 
 #define ASSERT_OK(expr) ASSERT_TRUE((expr).ok())
 
-class RecoveryTest : public testing::TestWithParam<EnvKind> {
+class RecoveryTest : public test::DBFixture {
  protected:
-  RecoveryTest() {
-    if (GetParam() == EnvKind::kMemory) {
-      mem_env_.reset(NewMemEnv(Env::Default()));
-      env_ = mem_env_.get();
-    } else {
-      env_ = Env::Default();
-    }
-    dbname_ = test::NewTempDir(env_, "recovery_test");
-  }
-
-  ~RecoveryTest() override {
-    Close();
-    DestroyDB(dbname_, BaseOptions());
-    test::RemoveDirRecursively(env_, dbname_);
-  }
-
-  Options BaseOptions() const {
-    Options o;
-    o.env = env_;
-    o.create_if_missing = true;
-    return o;
-  }
-
-  Status TryOpen(const Options& o) {
-    Close();
-    return DB::Open(o, dbname_, &db_);
-  }
-  void Open(const Options& o) { ASSERT_OK(TryOpen(o)); }
-  void Open() { Open(BaseOptions()); }
-
-  void Close() {
-    delete db_;
-    db_ = nullptr;
-  }
-
-  DBImpl* dbfull() { return static_cast<DBImpl*>(db_); }
-
-  Status Put(const std::string& k, const std::string& v) {
-    return db_->Put(WriteOptions(), k, v);
-  }
-
-  std::string Get(const std::string& k) {
-    std::string value;
-    Status s = db_->Get(ReadOptions(), k, &value);
-    if (s.IsNotFound()) return "NOT_FOUND";
-    if (!s.ok()) return s.ToString();
-    return value;
-  }
-
-  int TotalTableFiles() {
-    int total = 0;
-    for (int level = 0; level < config::kNumLevels; level++) {
-      std::string v;
-      EXPECT_TRUE(db_->GetProperty(
-          "leveldb.num-files-at-level" + std::to_string(level), &v));
-      total += std::stoi(v);
-    }
-    return total;
-  }
-
-  std::vector<uint64_t> FileNumbers(FileType wanted,
-                                    const std::string& dir = "") {
-    std::vector<std::string> children;
-    env_->GetChildren(dir.empty() ? dbname_ : dir, &children);
-    std::vector<uint64_t> result;
-    for (const std::string& child : children) {
-      uint64_t number;
-      FileType type;
-      if (ParseFileName(child, &number, &type) && type == wanted) {
-        result.push_back(number);
-      }
-    }
-    std::sort(result.begin(), result.end());
-    return result;
-  }
+  RecoveryTest() : DBFixture("recovery_test") {}
 
   std::vector<std::string> Children(const std::string& dir) {
     std::vector<std::string> children, result;
@@ -173,10 +90,19 @@ class RecoveryTest : public testing::TestWithParam<EnvKind> {
     return contents;
   }
 
-  std::unique_ptr<Env> mem_env_;
-  Env* env_ = nullptr;
-  std::string dbname_;
-  DB* db_ = nullptr;
+  // Counts the keys of [0, n) that are gone; every other one must still hold
+  // ValueFor(i, value_size).
+  void CountMissing(int n, size_t value_size, int* missing) {
+    *missing = 0;
+    for (int i = 0; i < n; i++) {
+      const std::string v = Get(Key(i));
+      if (v == "NOT_FOUND") {
+        ++*missing;
+      } else {
+        ASSERT_EQ(ValueFor(i, value_size), v) << i;
+      }
+    }
+  }
 };
 
 // ---------------------------------------------------------------------------
@@ -235,7 +161,7 @@ TEST_P(RecoveryTest, CrashWithoutCloseLosesNothingWritten) {
   }
 
   DB* recovered = nullptr;
-  Options o = BaseOptions();
+  Options o = DefaultOptions();
   o.create_if_missing = false;
   ASSERT_OK(DB::Open(o, copy, &recovered));
   for (int i = 0; i < 600; i++) {
@@ -293,7 +219,7 @@ TEST_P(RecoveryTest, LargeLogIsFlushedInPiecesDuringReplay) {
   EXPECT_EQ(0, TotalTableFiles());
   Close();
 
-  Options small = BaseOptions();
+  Options small = DefaultOptions();
   small.write_buffer_size = 64 << 10;
   Open(small);
   // ~1 MB of log with a 64 KiB buffer: many tables during recovery.
@@ -305,7 +231,7 @@ TEST_P(RecoveryTest, LargeLogIsFlushedInPiecesDuringReplay) {
 // reuse_logs
 
 TEST_P(RecoveryTest, ReuseLogsKeepsAppendingToTheLastLog) {
-  Options o = BaseOptions();
+  Options o = DefaultOptions();
   o.reuse_logs = true;
   Open(o);
   for (int i = 0; i < 100; i++) ASSERT_OK(Put(Key(i), ValueFor(i)));
@@ -343,7 +269,7 @@ TEST_P(RecoveryTest, ReuseLogsNotForALogThatNeededFlushing) {
   const std::vector<uint64_t> logs = FileNumbers(kLogFile);
   ASSERT_EQ(1u, logs.size());
 
-  Options o = BaseOptions();
+  Options o = DefaultOptions();
   o.reuse_logs = true;
   o.write_buffer_size = 64 << 10;  // the log no longer fits one memtable
   Open(o);
@@ -361,7 +287,7 @@ TEST_P(RecoveryTest, TruncatedLogTailLosesOnlyTheLastWrite) {
   for (bool paranoid : {true, false}) {
     SCOPED_TRACE(paranoid ? "paranoid" : "not paranoid");
     Close();
-    DestroyDB(dbname_, BaseOptions());
+    DestroyDB(dbname_, DefaultOptions());
     Open();
     for (int i = 0; i < 100; i++) ASSERT_OK(Put(Key(i), ValueFor(i)));
     Close();
@@ -370,7 +296,7 @@ TEST_P(RecoveryTest, TruncatedLogTailLosesOnlyTheLastWrite) {
     const std::string log = LogFileName(dbname_, logs[0]);
     TruncateFile(log, FileSize(log) - 5);
 
-    Options o = BaseOptions();
+    Options o = DefaultOptions();
     o.paranoid_checks = paranoid;
     // A torn final record is what a crash mid-write leaves: not an error.
     Open(o);
@@ -402,7 +328,7 @@ TEST_P(RecoveryTest, FlippedBitsInLog) {
   CorruptFile(log, 4 * 32768 + 5000, 3);
 
   // Paranoid: refuse to open, and leave the files alone.
-  Options paranoid = BaseOptions();
+  Options paranoid = DefaultOptions();
   paranoid.paranoid_checks = true;
   Status s = TryOpen(paranoid);
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
@@ -411,18 +337,11 @@ TEST_P(RecoveryTest, FlippedBitsInLog) {
   EXPECT_EQ(pristine_log.size(), FileSize(log));
 
   // Not paranoid: open, dropping only what the damaged block held.
-  Options lenient = BaseOptions();
+  Options lenient = DefaultOptions();
   lenient.paranoid_checks = false;
   Open(lenient);
   int missing = 0;
-  for (int i = 0; i < kRecords; i++) {
-    const std::string v = Get(Key(i));
-    if (v == "NOT_FOUND") {
-      missing++;
-    } else {
-      ASSERT_EQ(ValueFor(i, 1000), v) << i;
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(CountMissing(kRecords, 1000, &missing));
   EXPECT_GE(missing, 1);
   EXPECT_LE(missing, 40);  // about one block's worth of records
   for (int i = 0; i < 100; i++) ASSERT_EQ(ValueFor(i, 1000), Get(Key(i)));
@@ -453,11 +372,11 @@ TEST_P(RecoveryTest, RepairRecoversEverythingAfterLosingTheManifest) {
     ASSERT_OK(env_->RemoveFile(DescriptorFileName(dbname_, n)));
   }
   ASSERT_OK(env_->RemoveFile(CurrentFileName(dbname_)));
-  Options no_create = BaseOptions();
+  Options no_create = DefaultOptions();
   no_create.create_if_missing = false;
   EXPECT_FALSE(TryOpen(no_create).ok());
 
-  ASSERT_OK(RepairDB(dbname_, BaseOptions()));
+  ASSERT_OK(RepairDB(dbname_, DefaultOptions()));
   EXPECT_TRUE(FileNumbers(kLogFile).empty());  // converted and archived
   EXPECT_FALSE(Children(dbname_ + "/lost").empty());
 
@@ -490,7 +409,7 @@ class RepairCorruptTableTest : public RecoveryTest {
  protected:
   // Two tables: keys 0..199 in the older one, 1000..1199 in the newer.
   void BuildTwoTables() {
-    Options o = BaseOptions();
+    Options o = DefaultOptions();
     o.block_size = 1024;
     o.compression = kNoCompression;
     Open(o);
@@ -515,13 +434,13 @@ TEST_P(RepairCorruptTableTest, UnreadableTableIsMovedToLost) {
   const std::string victim = TableFileName(dbname_, tables_[0]);
   TruncateFile(victim, 10);  // no footer left
 
-  ASSERT_OK(RepairDB(dbname_, BaseOptions()));
+  ASSERT_OK(RepairDB(dbname_, DefaultOptions()));
   EXPECT_FALSE(env_->FileExists(victim));
   const std::vector<std::string> lost = Children(dbname_ + "/lost");
   const std::string victim_base = victim.substr(victim.rfind('/') + 1);
   EXPECT_NE(lost.end(), std::find(lost.begin(), lost.end(), victim_base));
 
-  Options o = BaseOptions();
+  Options o = DefaultOptions();
   o.create_if_missing = false;
   Open(o);
   CheckSecondTableIntact();
@@ -533,21 +452,14 @@ TEST_P(RepairCorruptTableTest, DamagedBlockIsLeftOutAndTheRestSalvaged) {
   const std::string victim = TableFileName(dbname_, tables_[0]);
   CorruptFile(victim, FileSize(victim) / 3, 16);
 
-  ASSERT_OK(RepairDB(dbname_, BaseOptions()));
-  Options o = BaseOptions();
+  ASSERT_OK(RepairDB(dbname_, DefaultOptions()));
+  Options o = DefaultOptions();
   o.create_if_missing = false;
   o.paranoid_checks = true;
   Open(o);
   CheckSecondTableIntact();
   int missing = 0;
-  for (int i = 0; i < 200; i++) {
-    const std::string v = Get(Key(i));
-    if (v == "NOT_FOUND") {
-      missing++;
-    } else {
-      ASSERT_EQ(ValueFor(i), v) << i;
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(CountMissing(200, 100, &missing));
   EXPECT_GE(missing, 1);
   EXPECT_LE(missing, 30);  // a block or two of ~8 entries each
   // Everything that remains reads cleanly, checksums included.
@@ -561,7 +473,7 @@ TEST_P(RepairCorruptTableTest, DamagedBlockIsLeftOutAndTheRestSalvaged) {
 }
 
 TEST_P(RecoveryTest, RepairOfMissingDirectoryFails) {
-  Status s = RepairDB(dbname_ + "/does-not-exist", BaseOptions());
+  Status s = RepairDB(dbname_ + "/does-not-exist", DefaultOptions());
   EXPECT_FALSE(s.ok());
 }
 

@@ -208,10 +208,7 @@ void CheckGets(const TableHarness& h, Random* rnd) {
   }
   for (int i = 0; i < 200; ++i) {
     const std::string probe = test::RandomKey(rnd, 1 + rnd->Uniform(12));
-    auto pos = std::lower_bound(
-        entries.begin(), entries.end(), probe,
-        [cmp](const std::pair<std::string, std::string>& e,
-              const std::string& k) { return cmp->Compare(e.first, k) < 0; });
+    auto pos = test::LowerBound(entries, cmp, probe);
     GetResult r;
     ASSERT_TRUE(gets.Get(ro, probe, &r).ok());
     if (pos != entries.end() && pos->first == probe) {
@@ -307,13 +304,7 @@ TEST(TableTest, EmptyTable) {
   TableHarness h(options);
   h.Build({});
   std::unique_ptr<Iterator> it(h.table()->NewIterator(ReadOptions()));
-  it->SeekToFirst();
-  EXPECT_FALSE(it->Valid());
-  it->SeekToLast();
-  EXPECT_FALSE(it->Valid());
-  it->Seek("a");
-  EXPECT_FALSE(it->Valid());
-  EXPECT_TRUE(it->status().ok());
+  test::ExpectEmptyIterator(it.get(), "a");
   EXPECT_EQ(0u, h.table()->ApproximateOffsetOf("a"));
   // Metaindex and index (each an empty block plus trailer) and the footer.
   EXPECT_EQ(2 * (8 + kBlockTrailerSize) + Footer::kEncodedLength,
@@ -791,49 +782,10 @@ TEST(TableTest, RandomizedAgainstModel) {
     ro.verify_checksums = rnd.OneIn(2);
     ro.fill_cache = rnd.OneIn(2);
     std::unique_ptr<Iterator> it(h.table()->NewIterator(ro));
-    size_t pos = model.size();  // == size means invalid
-    for (int op = 0; op < 400; ++op) {
-      switch (rnd.Uniform(6)) {
-        case 0:
-          it->SeekToFirst();
-          pos = 0;
-          break;
-        case 1:
-          it->SeekToLast();
-          pos = model.empty() ? 0 : model.size() - 1;
-          break;
-        case 2: {
-          const std::string target = test::RandomKey(&rnd, rnd.Uniform(10));
-          it->Seek(target);
-          pos = std::lower_bound(
-                    model.begin(), model.end(), target,
-                    [cmp](const std::pair<std::string, std::string>& e,
-                          const std::string& k) {
-                      return cmp->Compare(e.first, k) < 0;
-                    }) -
-                model.begin();
-          break;
-        }
-        case 3:
-        case 4:
-          if (pos < model.size()) {
-            it->Next();
-            ++pos;
-          }
-          break;
-        default:
-          if (pos < model.size()) {
-            it->Prev();
-            pos = (pos == 0) ? model.size() : pos - 1;
-          }
-          break;
-      }
-      ASSERT_EQ(pos < model.size(), it->Valid()) << "round " << round;
-      if (pos < model.size()) {
-        ASSERT_EQ(model[pos].first, it->key().ToString());
-        ASSERT_EQ(model[pos].second, it->value().ToString());
-      }
-    }
+    SCOPED_TRACE("round " + std::to_string(round));
+    ASSERT_NO_FATAL_FAILURE(test::CheckRandomMoves(
+        it.get(), model, cmp, &rnd, /*num_moves=*/400, /*next_weight=*/2,
+        [&rnd] { return test::RandomKey(&rnd, rnd.Uniform(10)); }));
     ASSERT_TRUE(it->status().ok());
     CheckGets(h, &rnd);
   }

@@ -1,17 +1,20 @@
-// In-memory files and a vector-backed iterator for the table-layer tests,
-// so they do not depend on a real Env.
+// In-memory files, a vector-backed iterator and iterator checks for the
+// table-layer tests, so they do not depend on a real Env.
 #ifndef STORAGE_LEVELDB_TESTS_TABLE_TEST_HELPERS_H_
 #define STORAGE_LEVELDB_TESTS_TABLE_TEST_HELPERS_H_
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "gtest/gtest.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
+#include "util/random.h"
 
 namespace leveldb {
 namespace test {
@@ -140,6 +143,95 @@ class VectorIterator : public Iterator {
   const Status status_;
   size_t pos_;
 };
+
+// The first of `entries` (sorted by `cmp`) whose key is >= `key`.
+inline KVVector::const_iterator LowerBound(const KVVector& entries,
+                                           const Comparator* cmp,
+                                           const Slice& key) {
+  return std::lower_bound(
+      entries.begin(), entries.end(), key,
+      [cmp](const std::pair<std::string, std::string>& e, const Slice& k) {
+        return cmp->Compare(e.first, k) < 0;
+      });
+}
+
+// Expects `it` to find nothing: not valid after SeekToFirst, SeekToLast or
+// Seek(target), and an OK status.
+inline void ExpectEmptyIterator(Iterator* it, const Slice& target) {
+  it->SeekToFirst();
+  EXPECT_FALSE(it->Valid());
+  it->SeekToLast();
+  EXPECT_FALSE(it->Valid());
+  it->Seek(target);
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().ok());
+}
+
+// The keys of `it`, first to last.
+inline std::vector<std::string> ForwardKeys(Iterator* it) {
+  std::vector<std::string> keys;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    keys.push_back(it->key().ToString());
+  }
+  return keys;
+}
+
+// The keys of `it`, last to first.
+inline std::vector<std::string> BackwardKeys(Iterator* it) {
+  std::vector<std::string> keys;
+  for (it->SeekToLast(); it->Valid(); it->Prev()) {
+    keys.push_back(it->key().ToString());
+  }
+  return keys;
+}
+
+// Drives `it` through `num_moves` random moves and checks after each one
+// that it stands where it would in `model`, the same entries sorted by
+// `cmp`. The moves are SeekToFirst, SeekToLast, Seek to a key made by
+// `random_target`, Next and Prev; Next is drawn `next_weight` times as often
+// as each of the others. Run it under ASSERT_NO_FATAL_FAILURE.
+inline void CheckRandomMoves(
+    Iterator* it, const KVVector& model, const Comparator* cmp, Random* rnd,
+    int num_moves, int next_weight,
+    const std::function<std::string()>& random_target) {
+  // Moves 0..2 are the seeks, the next `next_weight` ones Next, the last Prev.
+  const int num_choices = 4 + next_weight;
+  size_t pos = model.size();  // model.size() stands for "not valid"
+  for (int move = 0; move < num_moves; ++move) {
+    const int choice = static_cast<int>(rnd->Uniform(num_choices));
+    switch (choice) {
+      case 0:
+        it->SeekToFirst();
+        pos = 0;
+        break;
+      case 1:
+        it->SeekToLast();
+        pos = model.empty() ? 0 : model.size() - 1;
+        break;
+      case 2: {
+        const std::string target = random_target();
+        it->Seek(target);
+        pos = LowerBound(model, cmp, target) - model.begin();
+        break;
+      }
+      default:
+        if (pos == model.size()) break;  // stepping needs a position
+        if (choice < num_choices - 1) {
+          it->Next();
+          ++pos;
+        } else {
+          it->Prev();
+          pos = (pos == 0) ? model.size() : pos - 1;
+        }
+        break;
+    }
+    ASSERT_EQ(pos < model.size(), it->Valid()) << "move " << move;
+    if (pos < model.size()) {
+      ASSERT_EQ(model[pos].first, it->key().ToString());
+      ASSERT_EQ(model[pos].second, it->value().ToString());
+    }
+  }
+}
 
 }  // namespace test
 }  // namespace leveldb

@@ -33,6 +33,10 @@ std::string NewTempDir(Env* env, const std::string& tag);
 // one level deep, which is all the database layout uses).
 void RemoveDirRecursively(Env* env, const std::string& dir);
 
+// The 48-byte iSCSI read command of RFC 3720, appendix B.4: a published
+// CRC-32C test vector, also a fixed input for the hash tests.
+std::string IscsiReadCommand();
+
 // Seed for randomized tests: $TEST_RANDOM_SEED if set, else a fixed value,
 // so that failures reproduce.
 uint32_t RandomSeed();

@@ -1,6 +1,5 @@
 #include "table/two_level_iterator.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -45,33 +44,11 @@ Iterator* NewIndex(const Blocks& blocks, const std::vector<std::string>& seps) {
   return new VectorIterator(BytewiseComparator(), index);
 }
 
-std::vector<std::string> Forward(Iterator* it) {
-  std::vector<std::string> keys;
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    keys.push_back(it->key().ToString());
-  }
-  return keys;
-}
-
-std::vector<std::string> Backward(Iterator* it) {
-  std::vector<std::string> keys;
-  for (it->SeekToLast(); it->Valid(); it->Prev()) {
-    keys.push_back(it->key().ToString());
-  }
-  return keys;
-}
-
 TEST(TwoLevelIteratorTest, EmptyIndex) {
   Blocks blocks;
   std::unique_ptr<Iterator> it(NewTwoLevelIterator(
       NewIndex(blocks, {}), &OpenBlock, &blocks, ReadOptions()));
-  it->SeekToFirst();
-  EXPECT_FALSE(it->Valid());
-  it->SeekToLast();
-  EXPECT_FALSE(it->Valid());
-  it->Seek("x");
-  EXPECT_FALSE(it->Valid());
-  EXPECT_TRUE(it->status().ok());
+  test::ExpectEmptyIterator(it.get(), "x");
   EXPECT_EQ(0, blocks.opens);
 }
 
@@ -82,8 +59,10 @@ TEST(TwoLevelIteratorTest, SkipsEmptyBlocksBothWays) {
   std::unique_ptr<Iterator> it(
       NewTwoLevelIterator(NewIndex(blocks, {"a", "c", "d", "e", "f", "g"}),
                           &OpenBlock, &blocks, ReadOptions()));
-  EXPECT_EQ(std::vector<std::string>({"b", "c", "f"}), Forward(it.get()));
-  EXPECT_EQ(std::vector<std::string>({"f", "c", "b"}), Backward(it.get()));
+  EXPECT_EQ(std::vector<std::string>({"b", "c", "f"}),
+            test::ForwardKeys(it.get()));
+  EXPECT_EQ(std::vector<std::string>({"f", "c", "b"}),
+            test::BackwardKeys(it.get()));
 
   it->Seek("c");
   ASSERT_TRUE(it->Valid());
@@ -125,14 +104,15 @@ TEST(TwoLevelIteratorTest, BrokenBlockIsReportedAndSkipped) {
   blocks.broken = {false, true, false};
   std::unique_ptr<Iterator> it(NewTwoLevelIterator(
       NewIndex(blocks, {"a", "b", "c"}), &OpenBlock, &blocks, ReadOptions()));
-  EXPECT_EQ(std::vector<std::string>({"a", "c"}), Forward(it.get()));
+  EXPECT_EQ(std::vector<std::string>({"a", "c"}), test::ForwardKeys(it.get()));
   Status s = it->status();
   ASSERT_TRUE(s.IsCorruption());
   EXPECT_NE(std::string::npos, s.ToString().find("broken block"));
 
   std::unique_ptr<Iterator> back(NewTwoLevelIterator(
       NewIndex(blocks, {"a", "b", "c"}), &OpenBlock, &blocks, ReadOptions()));
-  EXPECT_EQ(std::vector<std::string>({"c", "a"}), Backward(back.get()));
+  EXPECT_EQ(std::vector<std::string>({"c", "a"}),
+            test::BackwardKeys(back.get()));
   EXPECT_TRUE(back->status().IsCorruption());
 }
 
@@ -151,7 +131,7 @@ TEST(TwoLevelIteratorTest, RandomizedAgainstModel) {
   Random rnd(test::RandomSeed());
   for (int round = 0; round < 30; ++round) {
     // Distinct sorted keys "k000".."k299" spread over random blocks.
-    std::vector<std::string> model;
+    KVVector model;
     Blocks blocks;
     std::vector<std::string> seps;
     int next_key = 0;
@@ -163,7 +143,7 @@ TEST(TwoLevelIteratorTest, RandomizedAgainstModel) {
         char key[16];
         snprintf(key, sizeof(key), "k%03d", next_key++);
         block.emplace_back(key, std::string("v") + key);
-        model.push_back(key);
+        model.push_back(block.back());
       }
       // Separator: the block's last key (or the previous one for an empty
       // block; "j" sorts before every key for empty leading blocks).
@@ -178,46 +158,15 @@ TEST(TwoLevelIteratorTest, RandomizedAgainstModel) {
     std::unique_ptr<Iterator> it(NewTwoLevelIterator(
         NewIndex(blocks, seps), &OpenBlock, &blocks, ReadOptions()));
 
-    size_t pos = model.size();
-    for (int op = 0; op < 200; ++op) {
-      switch (rnd.Uniform(5)) {
-        case 0:
-          it->SeekToFirst();
-          pos = 0;
-          break;
-        case 1:
-          it->SeekToLast();
-          pos = model.empty() ? 0 : model.size() - 1;
-          break;
-        case 2: {
-          char target[16];
-          snprintf(target, sizeof(target), "k%03u",
-                   static_cast<unsigned>(rnd.Uniform(next_key + 2)));
-          it->Seek(target);
-          pos = std::lower_bound(model.begin(), model.end(),
-                                 std::string(target)) -
-                model.begin();
-          break;
-        }
-        case 3:
-          if (pos < model.size()) {
-            it->Next();
-            ++pos;
-          }
-          break;
-        default:
-          if (pos < model.size()) {
-            it->Prev();
-            pos = (pos == 0) ? model.size() : pos - 1;
-          }
-          break;
-      }
-      ASSERT_EQ(pos < model.size(), it->Valid());
-      if (pos < model.size()) {
-        ASSERT_EQ(model[pos], it->key().ToString());
-        ASSERT_EQ("v" + model[pos], it->value().ToString());
-      }
-    }
+    auto random_target = [&rnd, next_key] {
+      char target[16];
+      snprintf(target, sizeof(target), "k%03u",
+               static_cast<unsigned>(rnd.Uniform(next_key + 2)));
+      return std::string(target);
+    };
+    ASSERT_NO_FATAL_FAILURE(test::CheckRandomMoves(
+        it.get(), model, BytewiseComparator(), &rnd, /*num_moves=*/200,
+        /*next_weight=*/1, random_target));
     EXPECT_TRUE(it->status().ok());
   }
 }

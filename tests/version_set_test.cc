@@ -32,15 +32,22 @@ class FileListTest : public testing::Test {
  protected:
   FileListTest() : icmp_(BytewiseComparator()) {}
 
+  // A file numbered in creation order, owned by the fixture.
+  FileMetaData* Make(const char* smallest, SequenceNumber smallest_seq,
+                     const char* largest, SequenceNumber largest_seq) {
+    auto f = std::make_unique<FileMetaData>();
+    f->number = owned_.size() + 1;
+    f->smallest = InternalKey(smallest, smallest_seq, kTypeValue);
+    f->largest = InternalKey(largest, largest_seq, kTypeValue);
+    owned_.push_back(std::move(f));
+    return owned_.back().get();
+  }
+
+  // Appends a new file to files_.
   void Add(const char* smallest, const char* largest,
            SequenceNumber smallest_seq = 100,
            SequenceNumber largest_seq = 100) {
-    auto f = std::make_unique<FileMetaData>();
-    f->number = files_.size() + 1;
-    f->smallest = InternalKey(smallest, smallest_seq, kTypeValue);
-    f->largest = InternalKey(largest, largest_seq, kTypeValue);
-    files_.push_back(f.get());
-    owned_.push_back(std::move(f));
+    files_.push_back(Make(smallest, smallest_seq, largest, largest_seq));
   }
 
   // Index of the first file that may hold user key `key` at any sequence.
@@ -165,18 +172,7 @@ TEST_F(FileListTest, OverlappingFilesNeedTheLinearScan) {
 // ---------------------------------------------------------------------------
 // AddBoundaryInputs
 
-class BoundaryInputsTest : public FileListTest {
- protected:
-  FileMetaData* Make(const char* smallest, SequenceNumber smallest_seq,
-                     const char* largest, SequenceNumber largest_seq) {
-    auto f = std::make_unique<FileMetaData>();
-    f->number = owned_.size() + 1;
-    f->smallest = InternalKey(smallest, smallest_seq, kTypeValue);
-    f->largest = InternalKey(largest, largest_seq, kTypeValue);
-    owned_.push_back(std::move(f));
-    return owned_.back().get();
-  }
-};
+class BoundaryInputsTest : public FileListTest {};
 
 TEST_F(BoundaryInputsTest, NothingToExtend) {
   std::vector<FileMetaData*> level;
@@ -382,6 +378,13 @@ class VersionSetTest : public testing::Test {
     EXPECT_TRUE(
         ReadFileToString(&env_, CurrentFileName(dbname_), &contents).ok());
     return contents;
+  }
+
+  // A compaction of the user keys [lo, hi] at `level` (nullptr if none).
+  Compaction* CompactUserRange(int level, const char* lo, const char* hi) {
+    InternalKey begin(lo, kMaxSequenceNumber, kValueTypeForSeek);
+    InternalKey end(hi, 0, kTypeDeletion);
+    return vset_->CompactRange(level, &begin, &end);
   }
 
   // Numbers of the input files of c.
@@ -657,32 +660,26 @@ TEST_F(VersionSetTest, ChecksumMismatchInManifestIsCorruption) {
 }
 
 TEST_F(VersionSetTest, OverlappingFilesInASortedLevelAreCorruption) {
-  VersionEdit edit;
-  edit.SetComparatorName(BytewiseComparator()->Name());
-  edit.SetLogNumber(1);
-  edit.SetNextFile(10);
-  edit.SetLastSequence(100);
-  edit.AddFile(1, 3, 100, InternalKey("a", 5, kTypeValue),
-               InternalKey("m", 5, kTypeValue));
-  edit.AddFile(1, 4, 100, InternalKey("c", 6, kTypeValue),
-               InternalKey("z", 6, kTypeValue));
-  WriteManifest(1, {edit});
+  // A complete first edit with two overlapping files at `level`.
+  auto two_overlapping_files = [](int level) {
+    VersionEdit edit;
+    edit.SetComparatorName(BytewiseComparator()->Name());
+    edit.SetLogNumber(1);
+    edit.SetNextFile(10);
+    edit.SetLastSequence(100);
+    edit.AddFile(level, 3, 100, InternalKey("a", 5, kTypeValue),
+                 InternalKey("m", 5, kTypeValue));
+    edit.AddFile(level, 4, 100, InternalKey("c", 6, kTypeValue),
+                 InternalKey("z", 6, kTypeValue));
+    return edit;
+  };
+  WriteManifest(1, {two_overlapping_files(1)});
   ASSERT_TRUE(SetCurrentFile(&env_, dbname_, 1).ok());
   Status s = Reopen();
   EXPECT_TRUE(s.IsCorruption()) << s.ToString();
 
   // Level 0 files may overlap.
-  VersionEdit l0 = edit;
-  l0.Clear();
-  l0.SetComparatorName(BytewiseComparator()->Name());
-  l0.SetLogNumber(1);
-  l0.SetNextFile(10);
-  l0.SetLastSequence(100);
-  l0.AddFile(0, 3, 100, InternalKey("a", 5, kTypeValue),
-             InternalKey("m", 5, kTypeValue));
-  l0.AddFile(0, 4, 100, InternalKey("c", 6, kTypeValue),
-             InternalKey("z", 6, kTypeValue));
-  WriteManifest(1, {l0});
+  WriteManifest(1, {two_overlapping_files(0)});
   EXPECT_TRUE(Reopen().ok());
   EXPECT_EQ(2, vset_->NumLevelFiles(0));
 }
@@ -695,10 +692,14 @@ TEST_F(VersionSetTest, ManifestWriteFailureInstallsNothing) {
 
   env_.fail_manifest_sync = true;
   const uint64_t number = vset_->NewFileNumber();
-  VersionEdit edit;
-  edit.AddFile(1, number, 10, InternalKey("a", 1, kTypeValue),
-               InternalKey("b", 1, kTypeValue));
-  Status s = Apply(&edit);
+  // Each attempt adds the same file with a fresh edit.
+  auto add_file = [&]() {
+    VersionEdit edit;
+    edit.AddFile(1, number, 10, InternalKey("a", 1, kTypeValue),
+                 InternalKey("b", 1, kTypeValue));
+    return Apply(&edit);
+  };
+  Status s = add_file();
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
   EXPECT_EQ(0, vset_->NumLevelFiles(1));
   EXPECT_FALSE(env_.FileExists(manifest_name));
@@ -706,17 +707,11 @@ TEST_F(VersionSetTest, ManifestWriteFailureInstallsNothing) {
 
   env_.fail_manifest_sync = false;
   env_.fail_manifest_create = true;
-  VersionEdit retry;
-  retry.AddFile(1, number, 10, InternalKey("a", 1, kTypeValue),
-                InternalKey("b", 1, kTypeValue));
-  EXPECT_TRUE(Apply(&retry).IsIOError());
+  EXPECT_TRUE(add_file().IsIOError());
   EXPECT_EQ(0, vset_->NumLevelFiles(1));
 
   env_.fail_manifest_create = false;
-  VersionEdit last;
-  last.AddFile(1, number, 10, InternalKey("a", 1, kTypeValue),
-               InternalKey("b", 1, kTypeValue));
-  ASSERT_TRUE(Apply(&last).ok());
+  ASSERT_TRUE(add_file().ok());
   EXPECT_EQ(1, vset_->NumLevelFiles(1));
   EXPECT_TRUE(env_.FileExists(manifest_name));
 
@@ -977,9 +972,7 @@ TEST_F(VersionSetTest, LevelPlusOneInputsGetBoundaryFilesToo) {
   const uint64_t g1 = AddFile(2, "b", "k", 1000, 100, 90);
   const uint64_t g2 = AddFile(2, "k", "p", 1000, 80, 70);
   AddFile(2, "q", "r", 1000);
-  InternalKey begin("a", kMaxSequenceNumber, kValueTypeForSeek);
-  InternalKey end("c", 0, kTypeDeletion);
-  std::unique_ptr<Compaction> c(vset_->CompactRange(1, &begin, &end));
+  std::unique_ptr<Compaction> c(CompactUserRange(1, "a", "c"));
   ASSERT_NE(nullptr, c);
   EXPECT_EQ(std::vector<uint64_t>({f1}), Inputs(c.get(), 0));
   EXPECT_EQ(std::vector<uint64_t>({g1, g2}), Inputs(c.get(), 1));
@@ -991,9 +984,7 @@ TEST_F(VersionSetTest, InputsExpandWhenLevelPlusOneIsUnchanged) {
   const uint64_t f1 = AddFile(1, "a", "b");
   const uint64_t f2 = AddFile(1, "c", "d");
   const uint64_t g = AddFile(2, "a", "d");
-  InternalKey begin("a", kMaxSequenceNumber, kValueTypeForSeek);
-  InternalKey end("a", 0, kTypeDeletion);
-  std::unique_ptr<Compaction> c(vset_->CompactRange(1, &begin, &end));
+  std::unique_ptr<Compaction> c(CompactUserRange(1, "a", "a"));
   ASSERT_NE(nullptr, c);
   EXPECT_EQ(std::vector<uint64_t>({f1, f2}), Inputs(c.get(), 0));
   EXPECT_EQ(std::vector<uint64_t>({g}), Inputs(c.get(), 1));
@@ -1006,9 +997,7 @@ TEST_F(VersionSetTest, InputsDoNotExpandWhenLevelPlusOneWouldGrow) {
   AddFile(1, "d", "f");
   const uint64_t g1 = AddFile(2, "b", "e");
   AddFile(2, "f", "h");
-  InternalKey begin("a", kMaxSequenceNumber, kValueTypeForSeek);
-  InternalKey end("a", 0, kTypeDeletion);
-  std::unique_ptr<Compaction> c(vset_->CompactRange(1, &begin, &end));
+  std::unique_ptr<Compaction> c(CompactUserRange(1, "a", "a"));
   ASSERT_NE(nullptr, c);
   EXPECT_EQ(std::vector<uint64_t>({f1}), Inputs(c.get(), 0));
   EXPECT_EQ(std::vector<uint64_t>({g1}), Inputs(c.get(), 1));
@@ -1021,9 +1010,7 @@ TEST_F(VersionSetTest, InputsDoNotExpandPastTheByteLimit) {
   const uint64_t f1 = AddFile(1, "a", "b", 1 * kMiB);
   AddFile(1, "c", "d", 30 * kMiB);
   const uint64_t g = AddFile(2, "a", "d", 20 * kMiB);
-  InternalKey begin("a", kMaxSequenceNumber, kValueTypeForSeek);
-  InternalKey end("a", 0, kTypeDeletion);
-  std::unique_ptr<Compaction> c(vset_->CompactRange(1, &begin, &end));
+  std::unique_ptr<Compaction> c(CompactUserRange(1, "a", "a"));
   ASSERT_NE(nullptr, c);
   EXPECT_EQ(std::vector<uint64_t>({f1}), Inputs(c.get(), 0));
   EXPECT_EQ(std::vector<uint64_t>({g}), Inputs(c.get(), 1));

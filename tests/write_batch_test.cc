@@ -270,25 +270,26 @@ TEST(WriteBatchTest, CorruptTooSmall) {
   }
 }
 
+// Every truncation of `good` inside its first record (which starts right
+// after the 12-byte header and its tag) is reported with `message`.
+void ExpectTruncationsCorrupt(const WriteBatch& good,
+                              const std::string& message) {
+  const std::string contents = WriteBatchInternal::Contents(&good).ToString();
+  for (size_t len = 13; len < contents.size(); ++len) {
+    ExpectCorruption(FromContents(contents.substr(0, len)), message);
+  }
+}
+
 TEST(WriteBatchTest, CorruptTruncatedPut) {
   WriteBatch good;
   good.Put("foo", "bar");
-  const std::string contents = WriteBatchInternal::Contents(&good).ToString();
-  // Every truncation inside the record is detected.
-  for (size_t len = 13; len < contents.size(); ++len) {
-    ExpectCorruption(FromContents(contents.substr(0, len)),
-                     "bad WriteBatch Put");
-  }
+  ExpectTruncationsCorrupt(good, "bad WriteBatch Put");
 }
 
 TEST(WriteBatchTest, CorruptTruncatedDelete) {
   WriteBatch good;
   good.Delete("foo");
-  const std::string contents = WriteBatchInternal::Contents(&good).ToString();
-  for (size_t len = 13; len < contents.size(); ++len) {
-    ExpectCorruption(FromContents(contents.substr(0, len)),
-                     "bad WriteBatch Delete");
-  }
+  ExpectTruncationsCorrupt(good, "bad WriteBatch Delete");
 }
 
 TEST(WriteBatchTest, CorruptUnknownTag) {

@@ -498,6 +498,7 @@ class PosixWritableFile final : public WritableFile {
       : fd_(fd),
         buffered_(0),
         dir_entry_synced_(false),
+        kind_(KindOf(path)),
         path_(std::move(path)) {}
 
   ~PosixWritableFile() override {
@@ -545,10 +546,7 @@ class PosixWritableFile final : public WritableFile {
     if (fd_ < 0) return ClosedError();
     Status s = FlushBuffer();
     if (s.ok()) s = SyncFd(fd_, path_);
-    // A synced file is only reachable after a crash if its directory entry
-    // is durable too (new logs, tables and MANIFESTs alike), so the first
-    // Sync through this handle also syncs the directory.
-    if (s.ok() && !dir_entry_synced_) {
+    if (s.ok() && NeedsDirectorySync()) {
       s = SyncDirectory(DirectoryOf(path_));
       dir_entry_synced_ = s.ok();
     }
@@ -569,7 +567,34 @@ class PosixWritableFile final : public WritableFile {
   int fd_;
   char buffer_[kWriteBufferSize];
   size_t buffered_;
+  enum class Kind { kManifest, kTable, kOther };
+
+  static Kind KindOf(const std::string& path) {
+    const std::string base = BaseNameOf(path);
+    if (base.rfind("MANIFEST", 0) == 0) return Kind::kManifest;
+    const size_t dot = base.rfind('.');
+    const std::string ext = dot == std::string::npos ? "" : base.substr(dot);
+    return (ext == ".ldb" || ext == ".sst") ? Kind::kTable : Kind::kOther;
+  }
+
+  // A synced file survives a crash only if its directory entry does too.
+  // Every MANIFEST sync syncs the directory, which also covers the tables
+  // that MANIFEST record names (so tables need no sync of their own); any
+  // other file (logs above all) syncs it on its first Sync.
+  bool NeedsDirectorySync() const {
+    switch (kind_) {
+      case Kind::kManifest:
+        return true;
+      case Kind::kTable:
+        return false;
+      case Kind::kOther:
+        return !dir_entry_synced_;
+    }
+    return true;
+  }
+
   bool dir_entry_synced_;
+  const Kind kind_;
   const std::string path_;
 };
 

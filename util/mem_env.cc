@@ -209,27 +209,13 @@ class InMemoryEnv final : public EnvWrapper {
   Status NewSequentialFile(const std::string& fname,
                            SequentialFile** result) override
       LOCKS_EXCLUDED(mu_) {
-    MutexLock l(&mu_);
-    MemFile* file = FindLocked(fname);
-    if (file == nullptr) {
-      *result = nullptr;
-      return NotFoundError(fname);
-    }
-    *result = new MemSequentialFile(file);
-    return Status::OK();
+    return OpenExisting<MemSequentialFile>(fname, result);
   }
 
   Status NewRandomAccessFile(const std::string& fname,
                              RandomAccessFile** result) override
       LOCKS_EXCLUDED(mu_) {
-    MutexLock l(&mu_);
-    MemFile* file = FindLocked(fname);
-    if (file == nullptr) {
-      *result = nullptr;
-      return NotFoundError(fname);
-    }
-    *result = new MemRandomAccessFile(file);
-    return Status::OK();
+    return OpenExisting<MemRandomAccessFile>(fname, result);
   }
 
   // Handles open on a previous file of this name keep seeing its old
@@ -294,13 +280,10 @@ class InMemoryEnv final : public EnvWrapper {
   Status GetFileSize(const std::string& fname, uint64_t* file_size) override
       LOCKS_EXCLUDED(mu_) {
     MutexLock l(&mu_);
-    MemFile* file = FindLocked(fname);
-    if (file == nullptr) {
-      *file_size = 0;
-      return NotFoundError(fname);
-    }
-    *file_size = file->Size();
-    return Status::OK();
+    MemFile* file;
+    Status s = FindExistingLocked(fname, &file);
+    *file_size = s.ok() ? file->Size() : 0;
+    return s;
   }
 
   Status RenameFile(const std::string& src, const std::string& target) override
@@ -362,9 +345,27 @@ class InMemoryEnv final : public EnvWrapper {
     return Status::NotFound(fname, "File not found");
   }
 
+  // A new Handle reading the existing file `fname`, or NotFound.
+  template <typename Handle, typename Interface>
+  Status OpenExisting(const std::string& fname, Interface** result)
+      LOCKS_EXCLUDED(mu_) {
+    MutexLock l(&mu_);
+    MemFile* file;
+    Status s = FindExistingLocked(fname, &file);
+    *result = s.ok() ? new Handle(file) : nullptr;
+    return s;
+  }
+
   MemFile* FindLocked(const std::string& fname) EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     auto it = files_.find(fname);
     return it == files_.end() ? nullptr : it->second;
+  }
+
+  // The file stored under `fname` in *file, or NotFound.
+  Status FindExistingLocked(const std::string& fname, MemFile** file)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    *file = FindLocked(fname);
+    return *file == nullptr ? NotFoundError(fname) : Status::OK();
   }
 
   // Puts a new empty file under `fname`, dropping any previous one.

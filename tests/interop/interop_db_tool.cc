@@ -29,63 +29,30 @@
 #include "leveldb/status.h"
 #include "leveldb/write_batch.h"
 
+#include "interop_tool_util.h"
+
+namespace interop_tool {
+#ifdef LEVELDB_UPSTREAM_BUILD
+const char kToolName[] = "interop_db_tool[upstream]";
+#else
+const char kToolName[] = "interop_db_tool[fork]";
+#endif
+}  // namespace interop_tool
+
 namespace {
 
-#ifdef LEVELDB_UPSTREAM_BUILD
-const char kSide[] = "upstream";
-#else
-const char kSide[] = "fork";
-#endif
+using interop_tool::Check;
+using interop_tool::Fail;
+using interop_tool::IntArg;
+using interop_tool::Rng;
 
-[[noreturn]] void Fail(const std::string& what) {
-  std::fprintf(stderr, "interop_db_tool[%s]: %s\n", kSide, what.c_str());
-  std::exit(1);
-}
-
-void Check(const leveldb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
-}
-
-long long IntArg(const char* text, long long lo, long long hi,
-                 const char* name) {
-  char* end = nullptr;
-  long long v = std::strtoll(text, &end, 10);
-  if (end == text || *end != '\0' || v < lo || v > hi) {
-    Fail(std::string("bad ") + name + " '" + text + "' (expected " +
-         std::to_string(lo) + ".." + std::to_string(hi) + ")");
-  }
-  return v;
-}
-
+// At most `limit` bytes of s in hex, "..." if there were more.
 std::string Hex(const leveldb::Slice& s, size_t limit = 64) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out;
   const size_t n = std::min(s.size(), limit);
-  for (size_t i = 0; i < n; ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
+  std::string out = interop_tool::Hex(leveldb::Slice(s.data(), n));
   if (n < s.size()) out += "...";
   return out.empty() ? "(empty)" : out;
 }
-
-// SplitMix64: small, portable and identical in both builds.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  uint64_t Below(uint64_t n) { return Next() % n; }
-  bool Percent(int p) { return Below(100) < static_cast<uint64_t>(p); }
-
- private:
-  uint64_t state_;
-};
 
 // One well-mixed number per (seed, index, salt).
 uint64_t Hash3(uint64_t seed, uint64_t index, uint64_t salt) {

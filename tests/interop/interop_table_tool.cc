@@ -28,64 +28,19 @@
 #include "leveldb/table.h"
 #include "leveldb/table_builder.h"
 
+#include "interop_tool_util.h"
+
+namespace interop_tool {
+const char kToolName[] = "interop_table_tool";
+}  // namespace interop_tool
+
 namespace {
 
-// SplitMix64: small, portable and identical in both builds.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, n); n > 0.
-  uint64_t Below(uint64_t n) { return Next() % n; }
-  bool Percent(int p) { return Below(100) < static_cast<uint64_t>(p); }
-
- private:
-  uint64_t state_;
-};
-
-[[noreturn]] void Fail(const std::string& what) {
-  std::fprintf(stderr, "interop_table_tool: %s\n", what.c_str());
-  std::exit(1);
-}
-
-void Check(const leveldb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
-}
-
-bool ParseInt(const char* text, long long lo, long long hi, long long* out) {
-  char* end = nullptr;
-  long long v = std::strtoll(text, &end, 10);
-  if (end == text || *end != '\0' || v < lo || v > hi) return false;
-  *out = v;
-  return true;
-}
-
-long long IntArg(const char* text, long long lo, long long hi,
-                 const char* name) {
-  long long v = 0;
-  if (!ParseInt(text, lo, hi, &v)) {
-    Fail(std::string("bad ") + name + " '" + text + "' (expected " +
-         std::to_string(lo) + ".." + std::to_string(hi) + ")");
-  }
-  return v;
-}
-
-std::string Hex(const leveldb::Slice& s) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(s.size() * 2);
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
+using interop_tool::Check;
+using interop_tool::Fail;
+using interop_tool::Hex;
+using interop_tool::IntArg;
+using interop_tool::Rng;
 
 // Keys share prefixes drawn from a small pool (so prefix compression and
 // restart points matter), then continue with arbitrary bytes, 0x00 and 0xff
