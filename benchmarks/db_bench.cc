@@ -12,7 +12,13 @@
 // optionally followed by a latency histogram, and finally a "Peak RSS" line.
 // Fill benchmarks add a "load: X ops/s" line; read benchmarks add
 //   foreground table reads per op: X, background table reads: Y (Z MB)
-// counted by a wrapper Env around every table file (see TableReadCounters).
+// counted by a wrapper Env around every table file (see TableReadCounters),
+// and
+//   foreground read syscalls per op: X (...), background read syscalls: Y
+// counted by the kernel for the benchmark threads and for the rest of the
+// process (proc_io.h), a count that works for any storage library alike.
+// The workload generators (keys, values, fillunique's order, readzipf's
+// Zipfian keys) live in zipf_keys.h, shared with rocksdb_readpath.
 // With --io_stats=1 each benchmark is followed by the DB's I/O and filter
 // properties (where the library has them) and the filter memory.
 //
@@ -39,6 +45,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -51,6 +58,8 @@
 #include "leveldb/slice.h"
 #include "leveldb/status.h"
 #include "leveldb/write_batch.h"
+#include "proc_io.h"
+#include "zipf_keys.h"
 
 #if !defined(LEVELDB_UPSTREAM_BUILD)
 #include "leveldb/direct_io.h"
@@ -244,12 +253,12 @@ void PrintFlagHelp() {
     std::printf("  --%-20s %s\n", flag.name, flag.help);
   }
   std::printf(
-      "\nBenchmarks: fillseq fillbatch fillrandom overwrite fillsync "
-      "fill100K\n  readseq readreverse readrandom readmissing readhot "
+      "\nBenchmarks: fillseq fillbatch fillrandom fillunique overwrite "
+      "fillsync fill100K\n  readseq readreverse readrandom readmissing readhot "
       "readzipf\n  seekrandom readwhilewriting deleteseq deleterandom compact "
       "crc32c\n  snappycomp snappyuncomp stats sstables\n"
       "\nThe evaluation protocol (docs/direct-io.md) runs e.g.\n"
-      "  --benchmarks=fillrandom,readzipf --direct_io=1 --fill_cache=0 "
+      "  --benchmarks=fillunique,readzipf --direct_io=1 --fill_cache=0 "
       "--open_files=100000\n  --zero_lookup_ratio=0.5 --io_stats=1\n");
 }
 
@@ -389,75 +398,36 @@ void ParseFlags(int argc, char** argv) {
 // Data generation
 // ---------------------------------------------------------------------------
 
-// Lehmer ("minimal standard") generator: tiny and deterministic, which is
-// all a workload generator needs.
-class Rng {
- public:
-  explicit Rng(uint32_t seed) : state_(seed % kModulus) {
-    if (state_ == 0) state_ = 1;
-  }
-  uint32_t Next() {
-    state_ = static_cast<uint32_t>((uint64_t{state_} * 16807) % kModulus);
-    return state_;
-  }
-  // Uniform in [0, n); n must be positive.
-  uint32_t Uniform(uint32_t n) { return Next() % n; }
+using zipf_keys::kKeySize;
+using zipf_keys::Rng;
+using zipf_keys::ScrambledZipfian;
+using zipf_keys::SplitMix64;
 
- private:
-  static constexpr uint32_t kModulus = 2147483647u;  // 2^31 - 1
-  uint32_t state_;
-};
-
-// Serves values cut from a pool of bytes that compress to about
-// --compression_ratio of their size, so that compressed tables are as large
-// as the flag asks.
+// The shared value pool (zipf_keys.h) at --compression_ratio.
 class ValueSource {
  public:
-  explicit ValueSource(size_t longest_value) {
-    constexpr size_t kPiece = 100;
-    const size_t target = std::max<size_t>(1 << 20, 2 * longest_value);
-    const size_t distinct = std::max<size_t>(
-        1, static_cast<size_t>(kPiece * FLAGS.compression_ratio));
-    Rng rng(301);
-    pool_.reserve(target + kPiece);
-    std::string piece;
-    while (pool_.size() < target) {
-      // A short random run repeated to fill the piece: a compressor keeps
-      // the run and encodes the repeats as cheap back-references.
-      piece.clear();
-      for (size_t i = 0; i < distinct; i++) {
-        piece.push_back(static_cast<char>(' ' + rng.Uniform(95)));
-      }
-      for (size_t i = 0; i < kPiece; i++) pool_.push_back(piece[i % distinct]);
-    }
-  }
-
+  explicit ValueSource(size_t longest_value)
+      : pool_(longest_value, FLAGS.compression_ratio) {}
   Slice Next(size_t len) {
-    if (position_ + len > pool_.size()) position_ = 0;
-    Slice result(pool_.data() + position_, len);
-    position_ += len;
-    return result;
+    const std::string_view v = pool_.Next(len);
+    return Slice(v.data(), v.size());
   }
 
  private:
-  std::string pool_;
-  size_t position_ = 0;
+  zipf_keys::ValueSource pool_;
 };
-
-constexpr int kKeySize = 16;
 
 // Keys are decimal numbers zero-padded to 16 bytes, so numeric and byte
 // order agree; `suffix` makes keys that are never written.
 class KeyBuffer {
  public:
   Slice Set(uint64_t k, const char* suffix = "") {
-    const int n =
-        std::snprintf(buf_, sizeof(buf_), "%016" PRIu64 "%s", k, suffix);
-    return Slice(buf_, static_cast<size_t>(n));
+    const std::string_view key = formatter_.Set(k, suffix);
+    return Slice(key.data(), key.size());
   }
 
  private:
-  char buf_[64];
+  zipf_keys::KeyFormatter formatter_;
 };
 
 // Table-driven CRC32C (Castagnoli, reflected polynomial 0x82f63b78), kept
@@ -481,114 +451,6 @@ class Crc32c {
 
  private:
   uint32_t table_[256];
-};
-
-// ---------------------------------------------------------------------------
-// Scrambled Zipfian keys (readzipf)
-// ---------------------------------------------------------------------------
-
-// SplitMix64: a fast 64-bit generator with a full-resolution double, as a
-// Zipfian sampler needs (the Lehmer generator has only 31 bits).
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, 1).
-  double NextDouble() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-
- private:
-  uint64_t state_;
-};
-
-// zeta(n, theta) = sum of i^-theta for i = 1..n. Summed exactly for the
-// first million terms; the rest of the tail by Euler-Maclaurin (integral
-// plus end-point and first-derivative corrections), whose error is far
-// below double precision at that distance.
-double Zeta(uint64_t n, double theta) {
-  constexpr uint64_t kExactTerms = 1000000;
-  const uint64_t exact = std::min(n, kExactTerms);
-  double sum = 0;
-  // Smallest terms first, for accuracy.
-  for (uint64_t i = exact; i >= 1; i--) {
-    sum += std::pow(static_cast<double>(i), -theta);
-  }
-  if (n <= exact) return sum;
-  const double a = static_cast<double>(exact);
-  const double b = static_cast<double>(n);
-  auto f = [theta](double x) { return std::pow(x, -theta); };
-  auto df = [theta](double x) { return -theta * std::pow(x, -theta - 1); };
-  const double integral =
-      (std::pow(b, 1 - theta) - std::pow(a, 1 - theta)) / (1 - theta);
-  // sum over (a, b] = integral + (f(b) - f(a)) / 2 + (f'(b) - f'(a)) / 12
-  return sum + integral + (f(b) - f(a)) / 2 + (df(b) - df(a)) / 12;
-}
-
-// 64-bit FNV-1a over the eight little-endian bytes of v.
-uint64_t Fnv1a64(uint64_t v) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (int i = 0; i < 8; i++) {
-    hash ^= v & 0xff;
-    hash *= 0x100000001b3ull;
-    v >>= 8;
-  }
-  return hash;
-}
-
-// YCSB's ScrambledZipfianGenerator: a rank drawn from a Zipfian(theta)
-// distribution over a huge item space (10^10 items) by the zeta-based
-// method of Gray et al., "Quickly generating billion-record synthetic
-// databases" (SIGMOD 1994), then hashed with FNV-1a and reduced modulo the
-// number of keys, so that popular keys are spread over the key space
-// instead of clustered at its start. Immutable; share across threads.
-class ScrambledZipfian {
- public:
-  ScrambledZipfian(uint64_t num_keys, double theta)
-      : num_keys_(std::max<uint64_t>(num_keys, 1)),
-        alpha_(1.0 / (1.0 - theta)),
-        zetan_(Zeta(kItemSpace, theta)),
-        eta_((1.0 - std::pow(2.0 / kItemSpace, 1.0 - theta)) /
-             (1.0 - Zeta(2, theta) / zetan_)),
-        second_rank_limit_(1.0 + std::pow(0.5, theta)) {}
-
-  // A key index in [0, num_keys), given u uniform in [0, 1).
-  uint64_t Next(double u) const { return Scramble(Rank(u)); }
-
-  // The Zipfian rank in [0, kItemSpace) for u uniform in [0, 1): rank r
-  // has probability (r + 1)^-theta / zeta(kItemSpace, theta).
-  uint64_t Rank(double u) const {
-    const double uz = u * zetan_;
-    if (uz < 1.0) return 0;
-    if (uz < second_rank_limit_) return 1;
-    const double scaled =
-        static_cast<double>(kItemSpace) * std::pow(eta_ * u - eta_ + 1, alpha_);
-    const uint64_t rank = static_cast<uint64_t>(scaled);
-    return std::min(rank, kItemSpace - 1);
-  }
-
-  double zetan() const { return zetan_; }
-
-  static constexpr uint64_t kItemSpace = 10000000000ull;
-
- private:
-  // YCSB takes the absolute value of the hash read as a signed 64-bit
-  // number before reducing it.
-  uint64_t Scramble(uint64_t rank) const {
-    const uint64_t hash = Fnv1a64(rank);
-    const uint64_t magnitude =
-        (hash >> 63) != 0 ? (~hash + 1) : hash;  // |hash| as int64
-    return magnitude % num_keys_;
-  }
-
-  const uint64_t num_keys_;
-  const double alpha_;
-  const double zetan_;
-  const double eta_;
-  const double second_rank_limit_;
 };
 
 // ---------------------------------------------------------------------------
@@ -1218,14 +1080,16 @@ struct ThreadState {
   ThreadState(int index, SharedState* s)
       : tid(index),
         rng(static_cast<uint32_t>(1000 + index + FLAGS.seed)),
-        rng64(static_cast<uint64_t>(FLAGS.seed) * 0x9e3779b97f4a7c15ull +
-              static_cast<uint64_t>(index) + 1),
+        rng64(zipf_keys::ThreadSeed64(FLAGS.seed, index)),
         shared(s) {}
 
   const int tid;
   Rng rng;
   SplitMix64 rng64;  // for samplers that need 53-bit doubles
   Stats stats;
+  // The thread's /proc/thread-self/io around its run of the benchmark.
+  proc_io::Snapshot io_before;
+  proc_io::Snapshot io_after;
   SharedState* const shared;
 };
 
@@ -1288,6 +1152,8 @@ class Benchmark {
         {"fillbatch", &Benchmark::WriteSeq, nullptr, true, 1, 0, 1000, false,
          0},
         {"fillrandom", &Benchmark::WriteRandom, nullptr, true, 1, 0, 1, false,
+         0},
+        {"fillunique", &Benchmark::WriteUnique, nullptr, true, 1, 0, 1, false,
          0},
         {"overwrite", &Benchmark::WriteRandom, nullptr, false, 1, 0, 1, false,
          0},
@@ -1372,6 +1238,7 @@ class Benchmark {
 
     const bool is_read = IsReadBenchmark(spec.name);
     if (is_read) Warmup();
+    if (spec.method == &Benchmark::WriteUnique) PrepareUniqueOrder();
     ResetCounters();
     if (spec.inline_run != nullptr) {
       (this->*spec.inline_run)();
@@ -1391,6 +1258,7 @@ class Benchmark {
     }
     if (std::strcmp(spec.name, "readzipf") == 0) ReportZipf(merged);
     if (is_read) ReportTableReads(merged);
+    if (is_read) ReportSyscalls(merged);
     if (FLAGS.io_stats) ReportIoStats(spec.name);
     std::fflush(stdout);
   }
@@ -1418,6 +1286,7 @@ class Benchmark {
   }
 
   Stats RunThreads(int n, Method method) {
+    const proc_io::Snapshot process_before = proc_io::Process();
     SharedState shared(n);
     std::vector<std::unique_ptr<ThreadState>> states;
     for (int i = 0; i < n; i++) {
@@ -1441,6 +1310,7 @@ class Benchmark {
     Stats merged = states[0]->stats;
     // Reads counted until here belong to this benchmark.
     SnapshotTableReads();
+    CollectSyscalls(process_before, proc_io::Process(), states);
     for (int i = 1; i < n; i++) merged.Merge(states[i]->stats);
     return merged;
   }
@@ -1454,9 +1324,11 @@ class Benchmark {
       if (shared->initialized == shared->total) shared->cv.notify_all();
       shared->cv.wait(lock, [shared] { return shared->start; });
     }
+    state->io_before = proc_io::Thread();
     state->stats.Start();
     (this->*method)(state);
     state->stats.Stop();
+    state->io_after = proc_io::Thread();
     {
       std::lock_guard<std::mutex> lock(shared->mu);
       shared->done++;
@@ -1524,10 +1396,31 @@ class Benchmark {
 
   // ---- Writes ----
 
-  void WriteSeq(ThreadState* thread) { DoWrite(thread, /*sequential=*/true); }
-  void WriteRandom(ThreadState* thread) { DoWrite(thread, false); }
+  enum class KeyOrder { kSequential, kRandom, kUnique };
 
-  void DoWrite(ThreadState* thread, bool sequential) {
+  void WriteSeq(ThreadState* thread) { DoWrite(thread, KeyOrder::kSequential); }
+  void WriteRandom(ThreadState* thread) { DoWrite(thread, KeyOrder::kRandom); }
+  // Every key of [0, num) exactly once, in the seeded shuffled order; the
+  // threads split the order into contiguous shares.
+  void WriteUnique(ThreadState* thread) { DoWrite(thread, KeyOrder::kUnique); }
+
+  // The order fillunique writes in, computed before the clock starts.
+  void PrepareUniqueOrder() {
+    const uint32_t n = static_cast<uint32_t>(num_);
+    if (unique_order_.size() != n) {
+      unique_order_ = zipf_keys::UniqueKeyOrder(n, FLAGS.seed);
+    }
+  }
+
+  void DoWrite(ThreadState* thread, KeyOrder order) {
+    const bool sequential = order == KeyOrder::kSequential;
+    int64_t share_begin = 0;
+    int64_t share_end = num_;
+    if (order == KeyOrder::kUnique) {
+      const int64_t threads = thread->shared->total;
+      share_begin = num_ * thread->tid / threads;
+      share_end = num_ * (thread->tid + 1) / threads;
+    }
     if (num_ != FLAGS.num) {
       thread->stats.AddMessage("(" + std::to_string(num_) + " ops)");
     }
@@ -1535,12 +1428,16 @@ class Benchmark {
     KeyBuffer key;
     leveldb::WriteBatch batch;
     int64_t bytes = 0;
-    for (int64_t i = 0; i < num_; i += batch_) {
+    for (int64_t i = share_begin; i < share_end; i += batch_) {
       batch.Clear();
-      const int64_t count = std::min<int64_t>(batch_, num_ - i);
+      const int64_t count = std::min<int64_t>(batch_, share_end - i);
       for (int64_t j = 0; j < count; j++) {
-        const uint64_t k =
-            sequential ? static_cast<uint64_t>(i + j) : RandomKey(thread);
+        uint64_t k;
+        if (order == KeyOrder::kUnique) {
+          k = unique_order_[static_cast<size_t>(i + j)];
+        } else {
+          k = sequential ? static_cast<uint64_t>(i + j) : RandomKey(thread);
+        }
         batch.Put(key.Set(k), values.Next(static_cast<size_t>(value_size_)));
         live_keys_.Insert(k);
         bytes += value_size_ + kKeySize;
@@ -1678,10 +1575,12 @@ class Benchmark {
     int64_t absent_lookups = 0;
     int64_t absent_found = 0;
     for (int64_t i = 0; i < reads_; i++) {
-      const uint64_t k = zipf.Next(thread->rng64.NextDouble());
-      const bool absent = FLAGS.zero_lookup_ratio > 0 &&
-                          thread->rng64.NextDouble() < FLAGS.zero_lookup_ratio;
-      Status s = db_->Get(options, key.Set(k, absent ? "." : ""), &value);
+      const zipf_keys::ZipfLookup lookup = zipf_keys::NextZipfLookup(
+          zipf, FLAGS.zero_lookup_ratio, &thread->rng64);
+      const bool absent = lookup.absent;
+      Status s = db_->Get(
+          options, key.Set(lookup.key, absent ? zipf_keys::kAbsentSuffix : ""),
+          &value);
       if (s.ok()) {
         found++;
         if (absent) absent_found++;
@@ -1794,6 +1693,60 @@ class Benchmark {
                  table_reads_.background_bytes / 1048576.0);
   }
 
+  // Read syscalls from /proc (proc_io.h): the benchmark threads' own, and
+  // the rest of the process (library background threads) meanwhile.
+  void CollectSyscalls(
+      const proc_io::Snapshot& process_before,
+      const proc_io::Snapshot& process_after,
+      const std::vector<std::unique_ptr<ThreadState>>& states) {
+    syscalls_ = Syscalls();
+    const uint64_t overhead = SnapshotOverhead();
+    bool valid = process_before.valid && process_after.valid;
+    uint64_t thread_total = 0;  // everything the threads' counters saw
+    for (const auto& state : states) {
+      const proc_io::Snapshot& a = state->io_before;
+      const proc_io::Snapshot& b = state->io_after;
+      valid = valid && a.valid && b.valid;
+      if (!valid) break;
+      const uint64_t seen = proc_io::Delta(a.syscr, b.syscr);
+      syscalls_.foreground += proc_io::Delta(overhead, seen);
+      syscalls_.foreground_bytes += proc_io::Delta(a.read_bytes, b.read_bytes);
+      // The thread's second snapshot is not in its own delta but is in the
+      // process's.
+      thread_total += seen + overhead;
+    }
+    if (!valid) return;
+    syscalls_.valid = true;
+    const uint64_t process_seen =
+        proc_io::Delta(process_before.syscr, process_after.syscr);
+    syscalls_.background =
+        proc_io::Delta(thread_total + overhead, process_seen);
+    syscalls_.background_bytes = proc_io::Delta(
+        syscalls_.foreground_bytes,
+        proc_io::Delta(process_before.read_bytes, process_after.read_bytes));
+  }
+
+  static uint64_t SnapshotOverhead() {
+    static const uint64_t overhead = proc_io::SnapshotOverhead();
+    return overhead;
+  }
+
+  void ReportSyscalls(const Stats& merged) {
+    if (!syscalls_.valid) {
+      std::fprintf(stdout,
+                   "foreground read syscalls per op: n/a (no "
+                   "/proc/thread-self/io)\n");
+      return;
+    }
+    const double ops = static_cast<double>(std::max<int64_t>(merged.ops(), 1));
+    std::fprintf(stdout,
+                 "foreground read syscalls per op: %.4f (%.0f bytes from "
+                 "storage per op), background read syscalls: %" PRIu64
+                 " (%.1f MB from storage) [/proc/thread-self/io]\n",
+                 syscalls_.foreground / ops, syscalls_.foreground_bytes / ops,
+                 syscalls_.background, syscalls_.background_bytes / 1048576.0);
+  }
+
   // Library properties (only those this library has) and filter memory.
   void ReportIoStats(const char* benchmark) {
     std::fprintf(stdout, "--- I/O and memory after %s ---\n", benchmark);
@@ -1848,16 +1801,14 @@ class Benchmark {
     uint64_t filter_bytes = 0;
     for (const auto& entry : by_name) filter_bytes += entry.second;
     std::fprintf(stdout,
-                 "filter blocks in %" PRIu64 " table files: %" PRIu64
+                 "filter blocks in %" PRIu64 " live table files: %" PRIu64
                  " bytes = %.2f bits per %s",
                  tables, filter_bytes, filter_bytes * 8 / keys, per);
     for (const auto& entry : by_name) {
       std::fprintf(stdout, "; %s: %" PRIu64, entry.first.c_str(), entry.second);
     }
     if (skipped > 0) {
-      std::fprintf(stdout,
-                   " (%" PRIu64 " files skipped: being written or removed)",
-                   skipped);
+      std::fprintf(stdout, " (%" PRIu64 " files skipped: unreadable)", skipped);
     }
     std::fputc('\n', stdout);
     if (FLAGS.bloom_bits >= 0) {
@@ -1896,24 +1847,66 @@ class Benchmark {
     return false;
   }
 
-  // Sum of the standard filter blocks of every table in the database
-  // directory (the filter memory of a DB whose tables are all open).
+  // Sum of the standard filter blocks of the live tables (those of the
+  // current version, from "leveldb.sstables"): the filter memory of a DB
+  // whose tables are all open. Files a running compaction is writing or has
+  // just made obsolete are not counted. Falls back to every table file of
+  // the directory if the property cannot be read.
   void MeasureFilterBlocks(std::map<std::string, uint64_t>* bytes_by_name,
                            uint64_t* tables, uint64_t* skipped) {
     leveldb::Env* env = leveldb::Env::Default();  // not counted
-    std::vector<std::string> children;
     *tables = 0;
     *skipped = 0;
-    if (!env->GetChildren(FLAGS.db, &children).ok()) return;
-    for (const std::string& child : children) {
-      if (!IsTableFile(child)) continue;
-      if (FilterBlockBytes(env, FLAGS.db + "/" + child, bytes_by_name)) {
+    std::vector<std::string> paths;
+    std::string listing;
+    if (db_->GetProperty("leveldb.sstables", &listing)) {
+      for (uint64_t number : LiveTableNumbers(listing)) {
+        char name[64];
+        std::snprintf(name, sizeof(name), "/%06" PRIu64 ".ldb", number);
+        std::string path = FLAGS.db + name;
+        if (!env->FileExists(path)) {
+          std::snprintf(name, sizeof(name), "/%06" PRIu64 ".sst", number);
+          path = FLAGS.db + name;
+        }
+        paths.push_back(path);
+      }
+    } else {
+      std::vector<std::string> children;
+      if (!env->GetChildren(FLAGS.db, &children).ok()) return;
+      for (const std::string& child : children) {
+        if (IsTableFile(child)) paths.push_back(FLAGS.db + "/" + child);
+      }
+    }
+    for (const std::string& path : paths) {
+      if (FilterBlockBytes(env, path, bytes_by_name)) {
         ++*tables;
       } else {
         ++*skipped;
       }
     }
   }
+
+  // File numbers in a "leveldb.sstables" text: lines " <number>:<size>[".
+  static std::vector<uint64_t> LiveTableNumbers(const std::string& listing) {
+    std::vector<uint64_t> numbers;
+    size_t line = 0;
+    while (line < listing.size()) {
+      size_t end = listing.find('\n', line);
+      if (end == std::string::npos) end = listing.size();
+      if (listing[line] == ' ') {
+        const size_t colon = listing.find(':', line);
+        int64_t number;
+        if (colon != std::string::npos && colon < end &&
+            ParseInt(listing.substr(line + 1, colon - line - 1), &number) &&
+            number >= 0) {
+          numbers.push_back(static_cast<uint64_t>(number));
+        }
+      }
+      line = end + 1;
+    }
+    return numbers;
+  }
+
   void PrintSSTables() { PrintProperty("leveldb.sstables"); }
 
   // ---- Library-independent CPU benchmarks ----
@@ -2109,6 +2102,18 @@ class Benchmark {
     uint64_t background_reads = 0;
     uint64_t background_bytes = 0;
   } table_reads_;
+
+  // Read syscalls of the last benchmark run on threads (/proc).
+  struct Syscalls {
+    bool valid = false;
+    uint64_t foreground = 0;
+    uint64_t foreground_bytes = 0;
+    uint64_t background = 0;
+    uint64_t background_bytes = 0;
+  } syscalls_;
+
+  // fillunique's key order.
+  std::vector<uint32_t> unique_order_;
 
   // readzipf.
   std::once_flag zipf_once_;

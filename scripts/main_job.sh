@@ -12,6 +12,9 @@ LEVELDB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/common.sh
 source "$LEVELDB_ROOT/scripts/common.sh"
 RELEASE_DIR=${LEVELDB_RELEASE_DIR:-$LEVELDB_ROOT/build/release}
+# RocksDB 7.8 for rocksdb_readpath, the RocksDB side of
+# scripts/eval_readpath.sh (benchmarks only; the tests never need it).
+LEVELDB_PACKAGES+=(librocksdb-dev)
 
 # The benchmark this job runs, given the release build directory. Switching
 # to db_bench (ElasticBF on and off, next to upstream) is this one line, e.g.

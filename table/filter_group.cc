@@ -153,8 +153,10 @@ Status ElasticIndex::Validate(uint64_t file_size) const {
       return IndexCorruption("segment starts past the end of the file");
     }
     if (seg.num_keys == 0) return IndexCorruption("empty segment");
+    // Either unit encoding (table/filter_unit.h): tables written before
+    // unit sizes rounded down keep their filters.
     if (seg.unit_size > file_size ||
-        seg.unit_size != FilterUnitSize(seg.num_keys, bits_per_unit_)) {
+        !FilterUnitSizeMatches(seg.unit_size, seg.num_keys, bits_per_unit_)) {
       return IndexCorruption("unit size does not match the key count");
     }
   }
@@ -373,13 +375,13 @@ Status TableFilterGroups::ReadUnit(uint32_t segment, int unit,
   if (handle.offset() > file_size_ || wanted > file_size_ - handle.offset()) {
     return Status::Corruption("filter unit lies past the end of the table");
   }
-  // Read straight into the aligned buffer the unit will live in; the
-  // trailer's few bytes ride along.
-  out->words.reset(new uint64_t[(wanted + 7) / 8]);
-  out->size = n;
-  char* scratch = reinterpret_cast<char*>(out->words.get());
+  // Read unit and trailer into scratch; VerifyUnit copies the unit into
+  // memory of exactly its whole words, the allocation the budget charges.
+  std::unique_ptr<char[]> scratch(new char[wanted]);
+  out->words.reset();
+  out->size = 0;
   Slice result;
-  Status s = file_->Read(handle.offset(), wanted, &result, scratch);
+  Status s = file_->Read(handle.offset(), wanted, &result, scratch.get());
   if (s.ok() && result.size() != wanted) {
     s = Status::Corruption("truncated filter unit read");
   }

@@ -2,25 +2,31 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace leveldb {
 
 namespace {
 
-constexpr uint64_t kMinUnitBits = 64;
+constexpr uint64_t kWordBits = 64;
+constexpr uint64_t kMaxWords = kFilterUnitMaxBits / kWordBits;
 
 int ClampBitsPerUnit(int bits_per_unit) { return std::max(bits_per_unit, 1); }
 
-// Bit-array size for n keys, in bits (a multiple of 64, never above
-// kFilterUnitMaxBits so positions fit in 32 bits).
-uint64_t UnitBits(size_t n, int bits_per_unit) {
+// n * bits_per_unit, saturated at kFilterUnitMaxBits (which no unit may
+// exceed anyway).
+uint64_t WantedBits(size_t n, int bits_per_unit) {
   const uint64_t per_key =
       static_cast<uint64_t>(ClampBitsPerUnit(bits_per_unit));
-  uint64_t bits = kFilterUnitMaxBits;
-  if (n < kFilterUnitMaxBits / per_key) {
-    bits = std::max<uint64_t>(kMinUnitBits, n * per_key);
-  }
-  return std::min((bits + 63) & ~uint64_t{63}, kFilterUnitMaxBits);
+  if (n >= kFilterUnitMaxBits / per_key) return kFilterUnitMaxBits;
+  return static_cast<uint64_t>(n) * per_key;
+}
+
+// Words of a unit in the current encoding: the wanted bits rounded down to
+// whole words, at least one. The probe count takes the last byte.
+uint64_t UnitWords(size_t n, int bits_per_unit) {
+  const uint64_t words = WantedBits(n, bits_per_unit) / kWordBits;
+  return std::clamp<uint64_t>(words, 1, kMaxWords);
 }
 
 // Header fields of an encoded unit, validated.
@@ -31,13 +37,16 @@ struct UnitLayout {
 
 bool ParseLayout(const Slice& unit, UnitLayout* layout) {
   const size_t size = unit.size();
-  if (size < kMinUnitBits / 8 + 1) return false;
-  const size_t array_bytes = size - 1;
-  if (array_bytes % 8 != 0) return false;
-  if (array_bytes > kFilterUnitMaxBits / 8) return false;
+  const uint64_t words = size / 8;
+  const bool legacy = size % 8 == 1;
+  if ((size % 8 != 0 && !legacy) || words < 1 || words > kMaxWords) {
+    return false;
+  }
   const int probes = static_cast<uint8_t>(unit[size - 1]);
   if (probes < 1 || probes > kFilterUnitMaxProbes) return false;
-  layout->nbits = static_cast<uint32_t>(array_bytes * 8);
+  // A current unit keeps its probe count in its last byte; a legacy unit
+  // appends it after whole words of bits.
+  layout->nbits = static_cast<uint32_t>(words * kWordBits - (legacy ? 0 : 8));
   layout->probes = probes;
   return true;
 }
@@ -51,15 +60,30 @@ int FilterUnitProbes(int bits_per_unit) {
 }
 
 size_t FilterUnitSize(size_t n, int bits_per_unit) {
-  return static_cast<size_t>(UnitBits(n, bits_per_unit) / 8) + 1;
+  return static_cast<size_t>(UnitWords(n, bits_per_unit) * 8);
+}
+
+size_t LegacyFilterUnitSize(size_t n, int bits_per_unit) {
+  const uint64_t bits = std::max(kWordBits, WantedBits(n, bits_per_unit));
+  const uint64_t words =
+      std::min((bits + kWordBits - 1) / kWordBits, kMaxWords);
+  return static_cast<size_t>(words * 8 + 1);
+}
+
+bool FilterUnitSizeMatches(uint64_t size, uint64_t n, int bits_per_unit) {
+  if (n > std::numeric_limits<size_t>::max()) return false;
+  const size_t keys = static_cast<size_t>(n);
+  return size == FilterUnitSize(keys, bits_per_unit) ||
+         size == LegacyFilterUnitSize(keys, bits_per_unit);
 }
 
 void BuildFilterUnit(const uint64_t* key_hashes, size_t n, int unit_index,
                      int bits_per_unit, std::string* dst) {
-  const uint32_t nbits = static_cast<uint32_t>(UnitBits(n, bits_per_unit));
+  const uint64_t words = UnitWords(n, bits_per_unit);
+  const uint32_t nbits = static_cast<uint32_t>(words * kWordBits - 8);
   const int probes = FilterUnitProbes(bits_per_unit);
   const size_t base = dst->size();
-  dst->resize(base + nbits / 8, '\0');
+  dst->resize(base + words * 8 - 1, '\0');
   dst->push_back(static_cast<char>(probes));
   // Setting bits byte by byte gives the little-endian word layout on any
   // host.

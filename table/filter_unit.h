@@ -6,10 +6,26 @@
 // independent, k loaded units of b bits per key reject absent keys as well as
 // one filter of k*b bits per key would.
 //
-// Encoding of a unit:
-//   bit array   nbits bits in whole 64-bit little-endian words, where
-//               nbits = max(64, keys * bits_per_unit) rounded up to 64
-//   probes      one byte, in [1, kFilterUnitMaxProbes]
+// Encoding of a unit (written by this build): W whole 64-bit little-endian
+// words and nothing else, where
+//   W = max(1, floor(keys * bits_per_unit / 64))
+// i.e. the size rounds DOWN to whole words, so that a loaded unit never
+// takes more than keys * bits_per_unit / 8 bytes (only units of fewer than
+// 64 / bits_per_unit keys get one word, the minimum). The last byte of the
+// last word (byte 8W - 1) holds the probe count, in [1, kFilterUnitMaxProbes];
+// the bit array is the nbits = 64W - 8 bits before it.
+//
+// Legacy encoding (units written before the size rounded down; still
+// decoded): W words of bit array (nbits = 64W, W = max(64, keys *
+// bits_per_unit) / 64 rounded up) followed by one probe-count byte, 8W + 1
+// bytes in all. The two are told apart by the size: a multiple of 8 is the
+// current encoding, one more than a multiple of 8 the legacy one.
+//
+// Memory: a loaded unit lives in an array of 64-bit words (the loader needs
+// 8-byte alignment), so it occupies FilterUnitMemoryBytes(size) bytes: the
+// size itself for current units, 8W + 8 for legacy ones. That is what the
+// MultiQueue charges against the budget for it.
+//
 // Probe i (0 <= i < probes) of unit hash h tests bit
 //   ((h1 + i * h2) mod 2^32) * nbits / 2^32,  h1 = low 32 bits of h,
 //                                             h2 = (high 32 bits of h) | 1.
@@ -38,8 +54,25 @@ constexpr uint64_t kFilterUnitMaxBits = 0xffffffffull & ~uint64_t{63};
 // to [1, kFilterUnitMaxProbes].
 int FilterUnitProbes(int bits_per_unit);
 
-// Encoded size in bytes of a unit over n keys at bits_per_unit bits per key.
+// Encoded size in bytes of a unit over n keys at bits_per_unit bits per key,
+// as BuildFilterUnit writes it: a multiple of 8, at most n * bits_per_unit / 8
+// once n * bits_per_unit >= 64.
 size_t FilterUnitSize(size_t n, int bits_per_unit);
+
+// Size the legacy encoding gave a unit over n keys (see the file comment).
+size_t LegacyFilterUnitSize(size_t n, int bits_per_unit);
+
+// True if `size` is what a unit over n keys at bits_per_unit bits per key
+// has in either encoding; index decoders use this to validate unit sizes,
+// so tables written before the size rounded down stay readable.
+bool FilterUnitSizeMatches(uint64_t size, uint64_t n, int bits_per_unit);
+
+// Bytes a loaded unit of encoded size `size` occupies in memory: its whole
+// 64-bit words, i.e. `size` rounded up to a multiple of 8. This is the
+// charge against the ElasticBF memory budget.
+inline uint64_t FilterUnitMemoryBytes(uint64_t size) {
+  return (size + 7) & ~uint64_t{7};
+}
 
 // Appends to *dst the unit `unit_index` over the n keys whose KeyHash64
 // values are key_hashes[0, n) (duplicates allowed). bits_per_unit below 1 is

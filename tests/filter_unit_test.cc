@@ -111,22 +111,114 @@ TEST(FilterUnitTest, Encoding) {
     BuildFilterUnit(hashes.data(), hashes.size(), 2, bits, &dst);
     ASSERT_EQ("prefix", dst.substr(0, 6));
     const Slice unit(dst.data() + 6, dst.size() - 6);
-    // 1000 * bits rounded up to whole words, plus the probe byte.
-    const size_t expected_bits =
-        (1000 * static_cast<size_t>(bits) + 63) / 64 * 64;
-    EXPECT_EQ(expected_bits / 8 + 1, unit.size()) << bits;
+    // 1000 * bits rounded down to whole words; the probe count is the last
+    // byte of the last word.
+    const size_t words = 1000 * static_cast<size_t>(bits) / 64;
+    EXPECT_EQ(words * 8, unit.size()) << bits;
     EXPECT_EQ(unit.size(), FilterUnitSize(1000, bits));
     EXPECT_EQ(FilterUnitProbes(bits),
               static_cast<uint8_t>(unit[unit.size() - 1]));
     AlignedUnit aligned(unit.ToString());
     ASSERT_TRUE(aligned.ok());
-    EXPECT_EQ(expected_bits, aligned.view().nbits);
+    EXPECT_EQ(words * 64 - 8, aligned.view().nbits);
     EXPECT_EQ(FilterUnitProbes(bits), aligned.view().probes);
   }
   // Tiny key sets still get one whole word.
-  EXPECT_EQ(9u, FilterUnitSize(0, 4));
-  EXPECT_EQ(9u, FilterUnitSize(16, 4));
-  EXPECT_EQ(17u, FilterUnitSize(17, 4));
+  EXPECT_EQ(8u, FilterUnitSize(0, 4));
+  EXPECT_EQ(8u, FilterUnitSize(16, 4));
+  EXPECT_EQ(8u, FilterUnitSize(31, 4));
+  EXPECT_EQ(16u, FilterUnitSize(32, 4));
+  EXPECT_EQ(4096u, FilterUnitSize(8192, 4));
+  EXPECT_EQ(4096u, FilterUnitSize(8207, 4));
+  EXPECT_EQ(4104u, FilterUnitSize(8208, 4));
+}
+
+TEST(FilterUnitTest, MemoryNeverExceedsBitsPerUnit) {
+  // The budget rule: a loaded unit (its whole words, as charged) takes at
+  // most keys * bits_per_unit / 8 bytes once that is at least one word.
+  for (int bits = 1; bits <= 32; ++bits) {
+    for (size_t n : {size_t{1}, size_t{7}, size_t{63}, size_t{64}, size_t{100},
+                     size_t{1000}, size_t{8191}, size_t{8192}, size_t{8193},
+                     size_t{8250}, size_t{123457}}) {
+      const size_t size = FilterUnitSize(n, bits);
+      EXPECT_EQ(0u, size % 8) << n << " " << bits;
+      EXPECT_EQ(size, FilterUnitMemoryBytes(size)) << n << " " << bits;
+      const uint64_t budget_bits = static_cast<uint64_t>(n) * bits;
+      if (budget_bits >= 64) {
+        EXPECT_LE(size * 8, budget_bits) << n << " " << bits;
+        // Rounded down, not further: less than one word is lost.
+        EXPECT_GT(size * 8 + 64, budget_bits) << n << " " << bits;
+      } else {
+        EXPECT_EQ(8u, size) << n << " " << bits;
+      }
+      EXPECT_TRUE(FilterUnitSizeMatches(size, n, bits));
+      EXPECT_TRUE(
+          FilterUnitSizeMatches(LegacyFilterUnitSize(n, bits), n, bits));
+      EXPECT_FALSE(FilterUnitSizeMatches(size + 8, n, bits));
+      EXPECT_FALSE(FilterUnitSizeMatches(size + 2, n, bits));
+    }
+  }
+  // The legacy encoding rounded up and added a byte; its units occupy one
+  // word more than their bit array.
+  EXPECT_EQ(4097u, LegacyFilterUnitSize(8192, 4));
+  EXPECT_EQ(4105u, LegacyFilterUnitSize(8193, 4));
+  EXPECT_EQ(9u, LegacyFilterUnitSize(0, 4));
+  EXPECT_EQ(4104u, FilterUnitMemoryBytes(4097));
+}
+
+// Builds a unit in the legacy encoding exactly as the format comment in
+// filter_unit.h describes it (independently of the library's builder).
+std::string BuildLegacyUnit(const std::vector<uint64_t>& hashes, int unit_index,
+                            int bits_per_unit) {
+  const uint64_t wanted = std::max<uint64_t>(
+      64, hashes.size() * static_cast<uint64_t>(bits_per_unit));
+  const uint32_t nbits = static_cast<uint32_t>((wanted + 63) / 64 * 64);
+  const int probes = FilterUnitProbes(bits_per_unit);
+  std::string unit(nbits / 8, '\0');
+  for (uint64_t key_hash : hashes) {
+    const uint64_t h = UnitHash(key_hash, unit_index);
+    uint32_t pos = static_cast<uint32_t>(h);
+    const uint32_t step = static_cast<uint32_t>(h >> 32) | 1;
+    for (int i = 0; i < probes; ++i) {
+      const uint32_t bit =
+          static_cast<uint32_t>((static_cast<uint64_t>(pos) * nbits) >> 32);
+      unit[bit / 8] = static_cast<char>(unit[bit / 8] | (1 << (bit % 8)));
+      pos += step;
+    }
+  }
+  unit.push_back(static_cast<char>(probes));
+  return unit;
+}
+
+TEST(FilterUnitTest, LegacyUnitsStillDecode) {
+  const std::vector<uint64_t> present = KeyHashes(kPresentTag, 8200);
+  for (int bits : {1, 4, 7, 10}) {
+    const std::string legacy = BuildLegacyUnit(present, 2, bits);
+    ASSERT_EQ(LegacyFilterUnitSize(present.size(), bits), legacy.size());
+    ASSERT_TRUE(FilterUnitSizeMatches(legacy.size(), present.size(), bits));
+    AlignedUnit aligned(legacy);
+    ASSERT_TRUE(aligned.ok()) << bits;
+    EXPECT_EQ((legacy.size() - 1) * 8, aligned.view().nbits);
+    EXPECT_EQ(FilterUnitProbes(bits), aligned.view().probes);
+    for (uint64_t h : present) {
+      ASSERT_TRUE(FilterUnitMayMatch(legacy, h, 2)) << bits;
+      ASSERT_TRUE(FilterUnitViewMayMatch(aligned.view(), h, 2)) << bits;
+    }
+    // Absent keys are rejected at about the rate theory gives for the
+    // legacy m (a decoder that misread the size would reject far fewer or
+    // produce false negatives above).
+    size_t positives = 0;
+    constexpr size_t kProbes = 200000;
+    for (uint64_t i = 0; i < kProbes; ++i) {
+      positives +=
+          FilterUnitViewMayMatch(aligned.view(), KeyHashOf(kAbsentTag, i), 2);
+    }
+    const double fill =
+        1.0 - std::exp(-static_cast<double>(aligned.view().probes) *
+                       present.size() / aligned.view().nbits);
+    const double theory = std::pow(fill, aligned.view().probes);
+    EXPECT_NEAR(1.0, positives / (theory * kProbes), 0.15) << bits;
+  }
 }
 
 TEST(FilterUnitTest, ProbePositionsFollowTheDocumentedFormula) {
@@ -197,10 +289,12 @@ TEST(FilterUnitTest, ViewAndInPlaceProbesAgree) {
 
 TEST(FilterUnitTest, EmptyKeySet) {
   const std::string unit = Build({}, 0, 4);
-  ASSERT_EQ(9u, unit.size());
-  EXPECT_EQ(std::string(8, '\0'), unit.substr(0, 8));
+  ASSERT_EQ(8u, unit.size());
+  EXPECT_EQ(std::string(7, '\0'), unit.substr(0, 7));
+  EXPECT_EQ(FilterUnitProbes(4), unit[7]);
   AlignedUnit aligned(unit);
   ASSERT_TRUE(aligned.ok());
+  EXPECT_EQ(56u, aligned.view().nbits);
   for (uint64_t i = 0; i < 1000; ++i) {
     const uint64_t h = KeyHashOf(kAbsentTag, i);
     EXPECT_FALSE(FilterUnitMayMatch(unit, h, 0));
@@ -212,11 +306,13 @@ TEST(FilterUnitTest, MalformedUnitsMayMatchEverything) {
   const std::vector<uint64_t> present = KeyHashes(kPresentTag, 1000);
   const std::string good = Build(present, 1, 4);
   std::vector<std::string> bad;
-  for (size_t n = 0; n <= 8; ++n) bad.push_back(good.substr(0, n));  // short
-  for (size_t cut : {1, 3, 7}) {
-    bad.push_back(good.substr(0, good.size() - cut));  // array not whole words
+  for (size_t n = 0; n < 8; ++n) bad.push_back(good.substr(0, n));  // short
+  for (size_t cut : {1, 2, 3, 5, 6}) {
+    // Neither whole words nor whole words plus a byte.
+    bad.push_back(good.substr(0, good.size() - cut));
   }
-  bad.push_back(good + "x");  // one byte too long
+  bad.push_back(good + "x");   // one byte too long: 'x' is no probe count
+  bad.push_back(good + "ab");  // not whole words
   for (int probes : {0, 31, 64, 255}) {
     std::string unit = good;
     unit.back() = static_cast<char>(probes);

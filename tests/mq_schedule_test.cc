@@ -177,6 +177,34 @@ TEST_F(MQScheduleTest, InitialUnitsComeInOneSequentialReadPerUnit) {
   mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
 }
 
+TEST_F(MQScheduleTest, BitsPerKeyBudgetEqualToUnitWidthFitsEveryFirstUnit) {
+  // memory_bits_per_key == bits_per_unit (4 and 4, the defaults): a unit
+  // takes at most bits_per_unit bits per key of its segment, so the budget
+  // holds unit 0 of every segment, all loaded by one region read.
+  MakeTables(1, 3000);
+  const ElasticIndex& index = tables_[0]->index;
+  ASSERT_GT(index.num_segments(), 3u);
+  MQScheduleOptions o = Opts(0, 0, false);
+  o.elastic.memory_bits_per_key = 4;
+  MQSchedule mqs(o);
+  ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/1).ok());
+  uint64_t unit_bytes = 0;
+  for (uint32_t s = 0; s < index.num_segments(); ++s) {
+    EXPECT_EQ(1, tables_[0]->groups->LoadedCount(s)) << s;
+    EXPECT_LE(index.segment(s).unit_size * 8, index.segment(s).num_keys * 4);
+    unit_bytes += index.segment(s).unit_size;
+  }
+  EXPECT_EQ(1u, mqs.GetStats().region_reads);
+  uint64_t used, budget;
+  mqs.GetMemory(&used, &budget);
+  EXPECT_EQ(index.total_keys() * 4 / 8, budget);
+  EXPECT_EQ(unit_bytes, used);
+  EXPECT_EQ(unit_bytes, mqs.GetStats().mq.used_bytes);  // charged = allocated
+  EXPECT_LE(used, budget);
+  ExpectInvariants(mqs);
+  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+}
+
 TEST_F(MQScheduleTest, BudgetFollowsTheKeysOfAttachedTables) {
   MakeTables(2, 3000);
   MQScheduleOptions o = Opts(0, 0, false);

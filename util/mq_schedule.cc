@@ -377,9 +377,11 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
     auto level_it = file_levels_.find(file_number);
     const int level = level_it == file_levels_.end() ? 0 : level_it->second;
     for (uint32_t s = 0; s < count; ++s) {
+      // Charge a unit's real allocation, its whole 64-bit words (equal to
+      // its encoded size except for legacy units).
       mq_.Attach(
-          MultiQueue::MakeSegmentId(file_number, s), index.segment(s).unit_size,
-          level,
+          MultiQueue::MakeSegmentId(file_number, s),
+          FilterUnitMemoryBytes(index.segment(s).unit_size), level,
           use_inherited ? inherited->segments[s] : MultiQueue::Hotness());
     }
     Attached& entry = tables_[file_number];

@@ -17,7 +17,10 @@
 // Tables register while they are open (AttachTable / DetachTable). Loaded
 // units never exceed the budget: MultiQueue reserves a unit's bytes before
 // its load starts, and a unit is installed only while its reservation holds,
-// so installed bytes <= reserved bytes <= budget at every moment.
+// so installed bytes <= reserved bytes <= budget at every moment. A unit is
+// charged FilterUnitMemoryBytes(unit size): the 64-bit words it occupies
+// once loaded, which is at most keys * bits_per_unit / 8 bytes for units of
+// the current encoding (see table/filter_unit.h).
 //
 // Lifetime: every attached table must be detached (the TableCache
 // destroyed) before the MQSchedule is destroyed.

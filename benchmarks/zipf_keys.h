@@ -1,0 +1,248 @@
+// The read-path evaluation workload, shared by db_bench (both builds) and
+// benchmarks/rocksdb_bench/rocksdb_readpath so that every system sees the
+// very same keys, values and lookups.
+//
+// It uses no database API at all (only the standard library):
+//   * keys: decimal numbers zero-padded to 16 bytes (KeyFormatter); an
+//     absent key is a written key plus kAbsentSuffix, which sorts between
+//     it and the next key and is never written;
+//   * values: cut from a pool that compresses to a given ratio
+//     (ValueSource);
+//   * fillunique: every key of [0, n) once, in a seeded random order
+//     (UniqueKeyOrder);
+//   * readzipf: YCSB's scrambled Zipfian key choice (ScrambledZipfian), half
+//     of the lookups (or any share) for absent keys (NextZipfLookup).
+#ifndef STORAGE_LEVELDB_BENCHMARKS_ZIPF_KEYS_H_
+#define STORAGE_LEVELDB_BENCHMARKS_ZIPF_KEYS_H_
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zipf_keys {
+
+constexpr int kKeySize = 16;
+constexpr const char* kAbsentSuffix = ".";
+
+// Lehmer ("minimal standard") generator: tiny and deterministic, which is
+// all a workload generator needs.
+class Rng {
+ public:
+  explicit Rng(uint32_t seed) : state_(seed % kModulus) {
+    if (state_ == 0) state_ = 1;
+  }
+  uint32_t Next() {
+    state_ = static_cast<uint32_t>((uint64_t{state_} * 16807) % kModulus);
+    return state_;
+  }
+  // Uniform in [0, n); n must be positive.
+  uint32_t Uniform(uint32_t n) { return Next() % n; }
+
+ private:
+  static constexpr uint32_t kModulus = 2147483647u;  // 2^31 - 1
+  uint32_t state_;
+};
+
+// SplitMix64: a fast 64-bit generator with a full-resolution double, as a
+// Zipfian sampler needs (the Lehmer generator has only 31 bits).
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, 1).
+  double NextDouble() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+  // Uniform in [0, n) for n > 0 (multiply-shift of the top 32 bits; its
+  // bias, below n / 2^32, is irrelevant for a shuffle).
+  uint32_t Below(uint32_t n) {
+    return static_cast<uint32_t>(((Next() >> 32) * n) >> 32);
+  }
+
+ private:
+  uint64_t state_;
+};
+
+// The seed of the 64-bit stream of benchmark thread `index` for --seed.
+inline uint64_t ThreadSeed64(int64_t seed, int index) {
+  return static_cast<uint64_t>(seed) * 0x9e3779b97f4a7c15ull +
+         static_cast<uint64_t>(index) + 1;
+}
+
+// Writes key k (plus `suffix`) into an internal buffer.
+class KeyFormatter {
+ public:
+  std::string_view Set(uint64_t k, const char* suffix = "") {
+    const int n =
+        std::snprintf(buf_, sizeof(buf_), "%016" PRIu64 "%s", k, suffix);
+    return std::string_view(buf_, static_cast<size_t>(n));
+  }
+
+ private:
+  char buf_[64];
+};
+
+// Serves values cut from a pool of bytes that compress to about
+// `compression_ratio` of their size, so that compressed tables are as large
+// as asked. Same ratio and length, same bytes, in every program.
+class ValueSource {
+ public:
+  ValueSource(size_t longest_value, double compression_ratio) {
+    constexpr size_t kPiece = 100;
+    const size_t target = std::max<size_t>(1 << 20, 2 * longest_value);
+    const size_t distinct =
+        std::max<size_t>(1, static_cast<size_t>(kPiece * compression_ratio));
+    Rng rng(301);
+    pool_.reserve(target + kPiece);
+    std::string piece;
+    while (pool_.size() < target) {
+      // A short random run repeated to fill the piece: a compressor keeps
+      // the run and encodes the repeats as cheap back-references.
+      piece.clear();
+      for (size_t i = 0; i < distinct; i++) {
+        piece.push_back(static_cast<char>(' ' + rng.Uniform(95)));
+      }
+      for (size_t i = 0; i < kPiece; i++) pool_.push_back(piece[i % distinct]);
+    }
+  }
+
+  std::string_view Next(size_t len) {
+    if (position_ + len > pool_.size()) position_ = 0;
+    std::string_view result(pool_.data() + position_, len);
+    position_ += len;
+    return result;
+  }
+
+ private:
+  std::string pool_;
+  size_t position_ = 0;
+};
+
+// A seeded random permutation of [0, n) (Fisher-Yates): the order in which
+// fillunique writes its keys, so that n writes leave exactly n live keys.
+inline std::vector<uint32_t> UniqueKeyOrder(uint32_t n, int64_t seed) {
+  std::vector<uint32_t> order(n);
+  for (uint32_t i = 0; i < n; i++) order[i] = i;
+  SplitMix64 rng(static_cast<uint64_t>(seed) ^ 0x66696c6c756e6971ull);
+  for (uint32_t i = n; i > 1; i--) {
+    const uint32_t j = rng.Below(i);
+    std::swap(order[i - 1], order[j]);
+  }
+  return order;
+}
+
+// zeta(n, theta) = sum of i^-theta for i = 1..n. Summed exactly for the
+// first million terms; the rest of the tail by Euler-Maclaurin (integral
+// plus end-point and first-derivative corrections), whose error is far
+// below double precision at that distance.
+inline double Zeta(uint64_t n, double theta) {
+  constexpr uint64_t kExactTerms = 1000000;
+  const uint64_t exact = std::min(n, kExactTerms);
+  double sum = 0;
+  // Smallest terms first, for accuracy.
+  for (uint64_t i = exact; i >= 1; i--) {
+    sum += std::pow(static_cast<double>(i), -theta);
+  }
+  if (n <= exact) return sum;
+  const double a = static_cast<double>(exact);
+  const double b = static_cast<double>(n);
+  auto f = [theta](double x) { return std::pow(x, -theta); };
+  auto df = [theta](double x) { return -theta * std::pow(x, -theta - 1); };
+  const double integral =
+      (std::pow(b, 1 - theta) - std::pow(a, 1 - theta)) / (1 - theta);
+  // sum over (a, b] = integral + (f(b) - f(a)) / 2 + (f'(b) - f'(a)) / 12
+  return sum + integral + (f(b) - f(a)) / 2 + (df(b) - df(a)) / 12;
+}
+
+// 64-bit FNV-1a over the eight little-endian bytes of v.
+inline uint64_t Fnv1a64(uint64_t v) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (int i = 0; i < 8; i++) {
+    hash ^= v & 0xff;
+    hash *= 0x100000001b3ull;
+    v >>= 8;
+  }
+  return hash;
+}
+
+// YCSB's ScrambledZipfianGenerator: a rank drawn from a Zipfian(theta)
+// distribution over a huge item space (10^10 items) by the zeta-based
+// method of Gray et al., "Quickly generating billion-record synthetic
+// databases" (SIGMOD 1994), then hashed with FNV-1a and reduced modulo the
+// number of keys, so that popular keys are spread over the key space
+// instead of clustered at its start. Immutable; share across threads.
+class ScrambledZipfian {
+ public:
+  ScrambledZipfian(uint64_t num_keys, double theta)
+      : num_keys_(std::max<uint64_t>(num_keys, 1)),
+        alpha_(1.0 / (1.0 - theta)),
+        zetan_(Zeta(kItemSpace, theta)),
+        eta_((1.0 - std::pow(2.0 / kItemSpace, 1.0 - theta)) /
+             (1.0 - Zeta(2, theta) / zetan_)),
+        second_rank_limit_(1.0 + std::pow(0.5, theta)) {}
+
+  // A key index in [0, num_keys), given u uniform in [0, 1).
+  uint64_t Next(double u) const { return Scramble(Rank(u)); }
+
+  // The Zipfian rank in [0, kItemSpace) for u uniform in [0, 1): rank r
+  // has probability (r + 1)^-theta / zeta(kItemSpace, theta).
+  uint64_t Rank(double u) const {
+    const double uz = u * zetan_;
+    if (uz < 1.0) return 0;
+    if (uz < second_rank_limit_) return 1;
+    const double scaled =
+        static_cast<double>(kItemSpace) * std::pow(eta_ * u - eta_ + 1, alpha_);
+    const uint64_t rank = static_cast<uint64_t>(scaled);
+    return std::min(rank, kItemSpace - 1);
+  }
+
+  double zetan() const { return zetan_; }
+
+  static constexpr uint64_t kItemSpace = 10000000000ull;
+
+ private:
+  // YCSB takes the absolute value of the hash read as a signed 64-bit
+  // number before reducing it.
+  uint64_t Scramble(uint64_t rank) const {
+    const uint64_t hash = Fnv1a64(rank);
+    const uint64_t magnitude =
+        (hash >> 63) != 0 ? (~hash + 1) : hash;  // |hash| as int64
+    return magnitude % num_keys_;
+  }
+
+  const uint64_t num_keys_;
+  const double alpha_;
+  const double zetan_;
+  const double eta_;
+  const double second_rank_limit_;
+};
+
+// One readzipf lookup: the key index, and whether the lookup asks for the
+// absent key next to it (probability zero_lookup_ratio). Draws from `rng`
+// in a fixed order, so equal seeds give equal lookups in every program.
+struct ZipfLookup {
+  uint64_t key;
+  bool absent;
+};
+
+inline ZipfLookup NextZipfLookup(const ScrambledZipfian& zipf,
+                                 double zero_lookup_ratio, SplitMix64* rng) {
+  ZipfLookup lookup;
+  lookup.key = zipf.Next(rng->NextDouble());
+  lookup.absent =
+      zero_lookup_ratio > 0 && rng->NextDouble() < zero_lookup_ratio;
+  return lookup;
+}
+
+}  // namespace zipf_keys
+
+#endif  // STORAGE_LEVELDB_BENCHMARKS_ZIPF_KEYS_H_
