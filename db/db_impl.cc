@@ -29,9 +29,11 @@
 #include "port/port.h"
 #include "table/merger.h"
 #include "table/read_context.h"
+#include "table/table_builder_access.h"
 #include "util/elastic_filter_policy.h"
 #include "util/epoch.h"
 #include "util/hash64.h"
+#include "util/hotness_inheritance.h"
 #include "util/logging.h"
 #include "util/mq_schedule.h"
 #include "util/mutexlock.h"
@@ -112,6 +114,14 @@ struct DBImpl::CompactionState {
     uint64_t file_size = 0;
     InternalKey smallest;
     InternalKey largest;
+    // ElasticBF: what its segments inherited (null: nothing to record).
+    std::shared_ptr<const InheritedHotness> hotness;
+  };
+
+  // ElasticBF: an input table and the user-key ranges of its segments.
+  struct InputRanges {
+    uint64_t number = 0;
+    std::vector<SegmentKeyRange> segments;
   };
 
   explicit CompactionState(Compaction* c) : compaction(c) {}
@@ -131,6 +141,10 @@ struct DBImpl::CompactionState {
   TableBuilder* builder = nullptr;
 
   uint64_t total_bytes = 0;
+
+  // ElasticBF hotness inheritance is on for this compaction.
+  bool inherit_hotness = false;
+  std::vector<InputRanges> inputs;  // elastic input tables only
 };
 
 Options SanitizeOptions(const std::string& dbname,
@@ -191,6 +205,15 @@ DBImpl::~DBImpl() {
   shutting_down_.store(true, std::memory_order_release);
   while (background_compaction_scheduled_) {
     background_work_finished_signal_.Wait();
+  }
+  // A clean close records the latest hotness, so a reopen starts from it.
+  // After a background error the MANIFEST is left alone.
+  if (open_complete_ && bg_error_.ok() && versions_->keeps_hotness()) {
+    Status s = CheckpointHotness();
+    if (!s.ok()) {
+      Log(options_.info_log, "ElasticBF: hotness not recorded at close: %s",
+          s.ToString().c_str());
+    }
   }
   mutex_.Unlock();
 
@@ -542,7 +565,7 @@ void DBImpl::MaybeScheduleCompaction() {
   if (shutting_down_.load(std::memory_order_acquire)) return;
   if (!bg_error_.ok()) return;
   if (imm_ == nullptr && manual_compaction_ == nullptr &&
-      !versions_->NeedsCompaction()) {
+      !versions_->NeedsCompaction() && !HotnessCheckpointDue()) {
     return;
   }
   background_compaction_scheduled_ = true;
@@ -558,6 +581,10 @@ void DBImpl::BackgroundCall() {
   assert(background_compaction_scheduled_);
   if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok()) {
     BackgroundCompaction();
+  }
+  if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok() &&
+      HotnessCheckpointDue()) {
+    CheckpointHotness();  // a failure became the background error
   }
   background_compaction_scheduled_ = false;
   // A compaction can leave a level over its limit: look again.
@@ -632,6 +659,9 @@ void DBImpl::BackgroundCompaction() {
     c->edit()->RemoveFile(c->level(), f->number);
     c->edit()->AddFile(c->level() + 1, f->number, f->file_size, f->smallest,
                        f->largest);
+    if (versions_->keeps_hotness()) {
+      c->edit()->SetFileHotness(f->number, CurrentHotness(*f));
+    }
     status = versions_->LogAndApply(c->edit(), &mutex_);
     if (!status.ok()) RecordBackgroundError(status);
     VersionSet::LevelSummaryStorage summary;
@@ -709,6 +739,16 @@ Status DBImpl::FinishCompactionOutputFile(CompactionState* compact,
   } else {
     compact->builder->Abandon();
   }
+  if (s.ok() && compact->inherit_hotness) {
+    // Before the table is first opened below, so that it opens with what
+    // its segments inherit.
+    const std::vector<SegmentKeyRange>* ranges =
+        ElasticTableBuilderAccess::SegmentRanges(*compact->builder);
+    if (ranges != nullptr && !ranges->empty()) {
+      out->hotness = InheritHotness(*compact, *ranges);
+      elastic_->SeedFileHotness(number, *out->hotness);
+    }
+  }
   const uint64_t bytes = compact->builder->FileSize();
   out->file_size = bytes;
   compact->total_bytes += bytes;
@@ -746,8 +786,102 @@ Status DBImpl::InstallCompactionResults(CompactionState* compact) {
   for (const CompactionState::Output& out : compact->outputs) {
     c->edit()->AddFile(c->level() + 1, out.number, out.file_size, out.smallest,
                        out.largest);
+    if (versions_->keeps_hotness()) {
+      c->edit()->SetFileHotness(out.number, out.hotness);
+    }
   }
   return versions_->LogAndApply(c->edit(), &mutex_);
+}
+
+// ---------------------------------------------------------------------------
+// ElasticBF hotness: inheritance and checkpoints
+
+void DBImpl::PrepareHotnessInheritance(CompactionState* compact) {
+  Compaction* const c = compact->compaction;
+  for (int which = 0; which < 2; ++which) {
+    for (int i = 0; i < c->num_input_files(which); ++i) {
+      const FileMetaData* f = c->input(which, i);
+      CompactionState::InputRanges in;
+      in.number = f->number;
+      // A table that cannot say is left out: it only costs its share of
+      // the inherited hotness, and the merge reports real read errors.
+      Status s = table_cache_->GetSegmentKeyRanges(
+          f->number, f->file_size, f->smallest.user_key(),
+          f->largest.user_key(), &in.segments);
+      if (s.ok() && !in.segments.empty()) {
+        compact->inputs.push_back(std::move(in));
+      }
+    }
+  }
+}
+
+std::shared_ptr<const InheritedHotness> DBImpl::InheritHotness(
+    const CompactionState& compact,
+    const std::vector<SegmentKeyRange>& output_segments) {
+  // The inputs' hotness as of now: they stay live, and keep being probed,
+  // until the compaction is installed.
+  std::vector<std::vector<InputSegment>> tables;
+  InheritedHotness current;
+  for (const CompactionState::InputRanges& in : compact.inputs) {
+    if (!elastic_->GetFileHotness(in.number, &current) ||
+        current.segments.size() != in.segments.size()) {
+      continue;
+    }
+    std::vector<InputSegment> segments(in.segments.size());
+    for (size_t s = 0; s < segments.size(); ++s) {
+      segments[s].first = in.segments[s].first;
+      segments[s].last = in.segments[s].last;
+      segments[s].hotness = current.segments[s];
+      segments[s].units = current.UnitTarget(s);
+    }
+    tables.push_back(std::move(segments));
+  }
+  return std::make_shared<const InheritedHotness>(
+      InheritSegmentHotness(user_comparator(), tables, output_segments));
+}
+
+std::shared_ptr<const InheritedHotness> DBImpl::CurrentHotness(
+    const FileMetaData& f) {
+  auto current = std::make_shared<InheritedHotness>();
+  if (elastic_ != nullptr &&
+      elastic_->GetFileHotness(f.number, current.get())) {
+    return current;
+  }
+  return f.hotness;
+}
+
+bool DBImpl::HotnessCheckpointDue() const {
+  return elastic_ != nullptr && versions_->keeps_hotness() &&
+         elastic_->Now() >= next_checkpoint_clock_;
+}
+
+Status DBImpl::CheckpointHotness() {
+  mutex_.AssertHeld();
+  const uint64_t now = elastic_->Now();
+  next_checkpoint_clock_ = now + checkpoint_interval_;
+
+  // Only what changed since it was last recorded.
+  VersionEdit edit;
+  const Version* current = versions_->current();
+  InheritedHotness hotness;
+  for (int level = 0; level < config::kNumLevels; ++level) {
+    for (const FileMetaData* f : current->LevelFiles(level)) {
+      if (!elastic_->GetFileHotness(f->number, &hotness)) continue;
+      if (f->hotness != nullptr && *f->hotness == hotness) continue;
+      edit.SetFileHotness(f->number,
+                          std::make_shared<const InheritedHotness>(hotness));
+    }
+  }
+  if (now != versions_->elastic_clock()) edit.SetElasticClock(now);
+  if (!edit.HasElastic()) return Status::OK();
+
+  Status s = versions_->LogAndApply(&edit, &mutex_);
+  if (s.ok()) {
+    ++checkpoints_written_;
+  } else {
+    RecordBackgroundError(s);
+  }
+  return s;
 }
 
 namespace {
@@ -820,9 +954,11 @@ Status DBImpl::DoCompactionWork(CompactionState* compact) {
   ObsoleteEntryFilter filter(user_comparator(), c, compact->smallest_snapshot);
 
   Iterator* input = versions_->MakeInputIterator(c);
+  compact->inherit_hotness = versions_->keeps_hotness();
 
   // The merge runs without the mutex.
   mutex_.Unlock();
+  if (compact->inherit_hotness) PrepareHotnessInheritance(compact);
 
   Status status;
   input->SeekToFirst();
@@ -1021,6 +1157,8 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
 
   if (searched_tables && current->UpdateStats(stats)) {
     MaybeScheduleCompaction();
+  } else if (elastic_ != nullptr && HotnessCheckpointDue()) {
+    MaybeScheduleCompaction();
   }
   mem->Unref();
   if (imm != nullptr) imm->Unref();
@@ -1043,6 +1181,68 @@ void DBImpl::TEST_WaitForBackgroundWork() {
   while (background_compaction_scheduled_) {
     background_work_finished_signal_.Wait();
   }
+}
+
+void DBImpl::TEST_SetHotnessCheckpointInterval(uint64_t gets) {
+  MutexLock lock(&mutex_);
+  checkpoint_interval_ = gets;
+  if (elastic_ != nullptr) next_checkpoint_clock_ = elastic_->Now() + gets;
+}
+
+Status DBImpl::TEST_CheckpointHotness() {
+  MutexLock lock(&mutex_);
+  if (elastic_ == nullptr || !versions_->keeps_hotness()) {
+    return Status::NotSupported("hotness is not kept");
+  }
+  // LogAndApply must not run in two threads at once: take the background
+  // slot for the duration.
+  while (background_compaction_scheduled_) {
+    background_work_finished_signal_.Wait();
+  }
+  background_compaction_scheduled_ = true;
+  Status s = CheckpointHotness();
+  background_compaction_scheduled_ = false;
+  MaybeScheduleCompaction();
+  background_work_finished_signal_.SignalAll();
+  return s;
+}
+
+uint64_t DBImpl::TEST_HotnessCheckpoints() {
+  MutexLock lock(&mutex_);
+  return checkpoints_written_;
+}
+
+std::shared_ptr<const InheritedHotness> DBImpl::TEST_RecordedHotness(
+    uint64_t file_number) {
+  MutexLock lock(&mutex_);
+  const Version* current = versions_->current();
+  for (int level = 0; level < config::kNumLevels; level++) {
+    for (const FileMetaData* f : current->LevelFiles(level)) {
+      if (f->number == file_number) return f->hotness;
+    }
+  }
+  return nullptr;
+}
+
+Status DBImpl::TEST_SegmentKeyRanges(uint64_t file_number,
+                                     std::vector<SegmentKeyRange>* ranges) {
+  uint64_t size = 0;
+  std::string smallest, largest;
+  {
+    MutexLock lock(&mutex_);
+    const Version* current = versions_->current();
+    for (int level = 0; level < config::kNumLevels && size == 0; level++) {
+      for (const FileMetaData* f : current->LevelFiles(level)) {
+        if (f->number != file_number) continue;
+        size = f->file_size;
+        smallest = f->smallest.user_key().ToString();
+        largest = f->largest.user_key().ToString();
+      }
+    }
+  }
+  if (size == 0) return Status::NotFound("no such live table");
+  return table_cache_->GetSegmentKeyRanges(file_number, size, smallest, largest,
+                                           ranges);
 }
 
 std::map<uint64_t, int> DBImpl::TEST_AllowedSeeks() {
@@ -1534,6 +1734,11 @@ Status DB::Open(const Options& options, const std::string& dbname, DB** dbptr) {
     s = impl->versions_->LogAndApply(&edit, &impl->mutex_);
   }
   if (s.ok()) {
+    impl->open_complete_ = true;
+    if (impl->elastic_ != nullptr) {
+      impl->next_checkpoint_clock_ =
+          impl->elastic_->Now() + impl->checkpoint_interval_;
+    }
     impl->RemoveObsoleteFiles();
     impl->MaybeScheduleCompaction();
   }

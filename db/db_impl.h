@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "db/dbformat.h"
 #include "db/log_writer.h"
@@ -20,8 +22,11 @@
 
 namespace leveldb {
 
+struct FileMetaData;
+struct InheritedHotness;
 class MemTable;
 class MQSchedule;
+struct SegmentKeyRange;
 class TableCache;
 class Version;
 class VersionEdit;
@@ -85,6 +90,23 @@ class DBImpl : public DB {
   // Seeks each live table may still absorb before a seek compaction, by
   // file number (FileMetaData::allowed_seeks of the current version).
   std::map<uint64_t, int> TEST_AllowedSeeks();
+
+  // ElasticBF hotness checkpoints: one is written (by the background
+  // thread) once this many Gets were served since the last one.
+  static constexpr uint64_t kHotnessCheckpointGets = uint64_t{1} << 18;
+  void TEST_SetHotnessCheckpointInterval(uint64_t gets);
+  // Writes a checkpoint now (if anything changed) and returns its status.
+  Status TEST_CheckpointHotness();
+  // Checkpoints written since open.
+  uint64_t TEST_HotnessCheckpoints();
+  // The segment hotness recorded in the current Version for a live file,
+  // or null.
+  std::shared_ptr<const InheritedHotness> TEST_RecordedHotness(
+      uint64_t file_number);
+  // The user-key ranges of a live table's segments, as hotness
+  // inheritance sees them (TableCache::GetSegmentKeyRanges).
+  Status TEST_SegmentKeyRanges(uint64_t file_number,
+                               std::vector<SegmentKeyRange>* ranges);
 
  private:
   friend class DB;
@@ -197,6 +219,27 @@ class DBImpl : public DB {
   Status InstallCompactionResults(CompactionState* compact)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
+  // ElasticBF hotness inheritance. Reads the segment key ranges of the
+  // compaction's inputs (before the merge).
+  void PrepareHotnessInheritance(CompactionState* compact)
+      LOCKS_EXCLUDED(mutex_);
+  // The hotness the segments of a finished output start with: for each,
+  // the mean hotness of the overlapping input segments, as they are now.
+  std::shared_ptr<const InheritedHotness> InheritHotness(
+      const CompactionState& compact,
+      const std::vector<SegmentKeyRange>& output_segments)
+      LOCKS_EXCLUDED(mutex_);
+  // The current hotness of a live file: the MQSchedule's if it knows the
+  // file, else the recorded one.
+  std::shared_ptr<const InheritedHotness> CurrentHotness(const FileMetaData& f)
+      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
+  // Hotness checkpoints (ElasticBF with inherit_hotness only).
+  bool HotnessCheckpointDue() const EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Records in the MANIFEST the hotness of every live file whose current
+  // hotness differs from the recorded one, and the logical clock.
+  Status CheckpointHotness() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+
   const Comparator* user_comparator() const {
     return internal_comparator_.user_comparator();
   }
@@ -255,6 +298,14 @@ class DBImpl : public DB {
 
   // Sticky: once set, writes and compactions stop.
   Status bg_error_ GUARDED_BY(mutex_);
+
+  // DB::Open finished successfully (a final hotness checkpoint is written
+  // at close only then).
+  bool open_complete_ GUARDED_BY(mutex_) = false;
+  // ElasticBF hotness checkpoints: logical time of the next one, interval.
+  uint64_t next_checkpoint_clock_ GUARDED_BY(mutex_) = 0;
+  uint64_t checkpoint_interval_ GUARDED_BY(mutex_) = kHotnessCheckpointGets;
+  uint64_t checkpoints_written_ GUARDED_BY(mutex_) = 0;
 
   CompactionStats stats_[config::kNumLevels] GUARDED_BY(mutex_);
 };

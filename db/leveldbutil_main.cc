@@ -1,13 +1,17 @@
-// leveldbutil: command-line inspection of database files.
+// leveldbutil: command-line inspection and maintenance of database files.
 //
-//   leveldbutil dump FILE...   prints logs, descriptors and tables as text
+//   leveldbutil dump FILE...           prints logs, descriptors and tables
+//   leveldbutil strip-elastic DBDIR    makes a closed database's MANIFEST
+//                                      readable by stock LevelDB 1.23
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "leveldb/dumpfile.h"
+#include "leveldb/elastic_filter.h"
 #include "leveldb/env.h"
+#include "leveldb/options.h"
 #include "leveldb/status.h"
 
 namespace leveldb {
@@ -48,30 +52,55 @@ bool DumpAll(int count, char** files) {
   return all_ok;
 }
 
+// Rewrites the MANIFEST of a database using the bytewise comparator.
+bool StripElastic(const char* dbname) {
+  Options options;  // the default Env and comparator
+  Status s = StripElasticMetadata(dbname, options);
+  if (!s.ok()) {
+    std::fprintf(stderr, "strip-elastic %s: %s\n", dbname,
+                 s.ToString().c_str());
+    return false;
+  }
+  std::printf(
+      "strip-elastic %s: OK, the MANIFEST holds LevelDB 1.23 "
+      "records only\n",
+      dbname);
+  return true;
+}
+
 void PrintUsage() {
   std::fprintf(stderr,
                "Usage: leveldbutil <command> [args]\n"
                "Commands:\n"
-               "  dump FILE...   print the contents of log (*.log), "
+               "  dump FILE...          print the contents of log (*.log), "
                "descriptor (MANIFEST-*)\n"
-               "                 and table (*.ldb, *.sst) files\n");
+               "                        and table (*.ldb, *.sst) files\n"
+               "  strip-elastic DBDIR   remove ElasticBF's records (segment "
+               "hotness) from the\n"
+               "                        MANIFEST of a closed database so that "
+               "stock LevelDB 1.23\n"
+               "                        opens it (bytewise comparator only)\n");
 }
 
 }  // namespace
 }  // namespace leveldb
 
 int main(int argc, char** argv) {
-  if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 ||
-                    std::strcmp(argv[1], "-h") == 0)) {
+  const char* command = argc >= 2 ? argv[1] : "";
+  if (std::strcmp(command, "--help") == 0 || std::strcmp(command, "-h") == 0) {
     leveldb::PrintUsage();
     return 0;
   }
-  if (argc < 3 || std::strcmp(argv[1], "dump") != 0) {
-    if (argc >= 2 && std::strcmp(argv[1], "dump") != 0) {
-      std::fprintf(stderr, "leveldbutil: unknown command '%s'\n", argv[1]);
-    }
-    leveldb::PrintUsage();
-    return 1;
+  if (std::strcmp(command, "dump") == 0 && argc >= 3) {
+    return leveldb::DumpAll(argc - 2, argv + 2) ? 0 : 1;
   }
-  return leveldb::DumpAll(argc - 2, argv + 2) ? 0 : 1;
+  if (std::strcmp(command, "strip-elastic") == 0 && argc == 3) {
+    return leveldb::StripElastic(argv[2]) ? 0 : 1;
+  }
+  if (argc >= 2 && std::strcmp(command, "dump") != 0 &&
+      std::strcmp(command, "strip-elastic") != 0) {
+    std::fprintf(stderr, "leveldbutil: unknown command '%s'\n", command);
+  }
+  leveldb::PrintUsage();
+  return 1;
 }

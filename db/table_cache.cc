@@ -4,6 +4,7 @@
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "util/coding.h"
+#include "util/hotness_inheritance.h"
 #include "util/mq_schedule.h"
 #include "util/mutexlock.h"
 
@@ -141,6 +142,41 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
   s = table->InternalGet(options, k, arg, handle_result, ctx);
   cache_->Release(handle);
   return s;
+}
+
+Status TableCache::GetSegmentKeyRanges(uint64_t file_number, uint64_t file_size,
+                                       const Slice& smallest_user_key,
+                                       const Slice& largest_user_key,
+                                       std::vector<SegmentKeyRange>* ranges) {
+  ranges->clear();
+  Cache::Handle* handle = nullptr;
+  Status s = FindTable(file_number, file_size, &handle);
+  if (!s.ok()) return s;
+  std::vector<std::string> bounds;
+  s = static_cast<OpenTable*>(cache_->Value(handle))
+          ->table->ElasticSegmentBounds(&bounds);
+  cache_->Release(handle);
+  if (!s.ok() || bounds.empty()) return s;
+
+  // Index keys are internal keys: their user part bounds the segments.
+  ranges->resize(bounds.size());
+  std::string lower = smallest_user_key.ToString();
+  for (size_t i = 0; i < bounds.size(); ++i) {
+    SegmentKeyRange& range = (*ranges)[i];
+    range.first = lower;
+    if (i + 1 == bounds.size()) {
+      range.last = largest_user_key.ToString();
+    } else if (bounds[i].empty()) {
+      range.last = lower;  // a segment without blocks
+    } else if (bounds[i].size() < 8) {
+      ranges->clear();
+      return Status::Corruption("index key too short for an internal key");
+    } else {
+      range.last = bounds[i].substr(0, bounds[i].size() - 8);
+      lower = range.last;
+    }
+  }
+  return Status::OK();
 }
 
 void TableCache::Evict(uint64_t file_number) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "leveldb/cache.h"
 #include "leveldb/options.h"
@@ -19,6 +20,7 @@ namespace leveldb {
 class Env;
 class Iterator;
 class MQSchedule;
+struct SegmentKeyRange;
 struct TableReadContext;
 
 class TableCache {
@@ -49,6 +51,17 @@ class TableCache {
              uint64_t file_size, const Slice& k, void* arg,
              void (*handle_result)(void*, const Slice&, const Slice&),
              TableReadContext* ctx = nullptr);
+
+  // ElasticBF: the user-key range of each segment of table `file_number`,
+  // whose keys span [smallest_user_key, largest_user_key]. Taken from the
+  // table's index without reading data blocks: a segment spans from the
+  // index separator ending the previous segment to the one ending itself,
+  // a superset of its keys that is exact at the table's two ends. Empty
+  // for a table without filter groups.
+  Status GetSegmentKeyRanges(uint64_t file_number, uint64_t file_size,
+                             const Slice& smallest_user_key,
+                             const Slice& largest_user_key,
+                             std::vector<SegmentKeyRange>* ranges);
 
   // Drops the cached Table of file_number (used once the file is deleted);
   // ElasticBF forgets the file's segments and hotness too.

@@ -2,6 +2,7 @@
 
 #include "util/coding.h"
 #include "util/logging.h"
+#include "util/multi_queue.h"
 
 namespace leveldb {
 
@@ -30,6 +31,55 @@ bool ConsumeInternalKey(Slice* input, InternalKey* key) {
   return key->DecodeFrom(encoded);
 }
 
+// Reads a kSegmentHotness payload. Counts are checked against the input
+// before anything is allocated for them.
+bool ConsumeSegmentHotness(Slice* input, uint64_t* number, HotnessPtr* out) {
+  uint32_t count;
+  if (!ConsumeVarint64(input, number) || !ConsumeVarint32(input, &count) ||
+      count == 0 || count > MultiQueue::kMaxSegmentsPerFile ||
+      input->size() / 4 < count) {  // a segment takes at least 4 bytes
+    return false;
+  }
+  auto hotness = std::make_shared<InheritedHotness>();
+  hotness->segments.resize(count);
+  hotness->units.assign(count, -1);
+  bool any_units = false;
+  for (uint32_t s = 0; s < count; ++s) {
+    MultiQueue::Hotness& h = hotness->segments[s];
+    uint32_t units_plus_one;
+    if (!ConsumeVarint64(input, &h.absent_probes) ||
+        !ConsumeVarint64(input, &h.accesses) ||
+        !ConsumeVarint64(input, &h.last_access) ||
+        !ConsumeVarint32(input, &units_plus_one) ||
+        h.absent_probes > h.accesses ||
+        units_plus_one > static_cast<uint32_t>(MultiQueue::kMaxUnits) + 1) {
+      return false;
+    }
+    if (units_plus_one > 0) {
+      hotness->units[s] = static_cast<int>(units_plus_one) - 1;
+      any_units = true;
+    }
+  }
+  if (!any_units) hotness->units.clear();  // the same as "no targets"
+  *out = std::move(hotness);
+  return true;
+}
+
+void AppendSegmentHotness(std::string* dst, uint64_t number,
+                          const InheritedHotness& hotness) {
+  AppendTag(dst, EditTag::kSegmentHotness);
+  AppendVarint64(dst, number);
+  AppendVarint32(dst, static_cast<uint32_t>(hotness.segments.size()));
+  for (size_t s = 0; s < hotness.segments.size(); ++s) {
+    const MultiQueue::Hotness& h = hotness.segments[s];
+    AppendVarint64(dst, h.absent_probes);
+    AppendVarint64(dst, h.accesses);
+    AppendVarint64(dst, h.last_access);
+    const int units = s < hotness.units.size() ? hotness.units[s] : -1;
+    AppendVarint32(dst, units < 0 ? 0 : static_cast<uint32_t>(units) + 1);
+  }
+}
+
 }  // namespace
 
 void VersionEdit::Clear() {
@@ -46,6 +96,23 @@ void VersionEdit::Clear() {
   compact_pointers_.clear();
   deleted_files_.clear();
   new_files_.clear();
+  ClearElastic();
+}
+
+void VersionEdit::ClearElastic() {
+  file_hotness_.clear();
+  elastic_clock_ = 0;
+  has_elastic_clock_ = false;
+}
+
+void VersionEdit::SetFileHotness(uint64_t file, HotnessPtr hotness) {
+  if (hotness == nullptr || hotness->segments.empty()) return;
+  file_hotness_.emplace_back(file, std::move(hotness));
+}
+
+void VersionEdit::SetElasticClock(uint64_t clock) {
+  has_elastic_clock_ = true;
+  elastic_clock_ = clock;
 }
 
 void VersionEdit::SetComparatorName(const Slice& name) {
@@ -131,6 +198,13 @@ void VersionEdit::EncodeTo(std::string* dst) const {
     AppendLengthPrefixed(dst, f.smallest.Encode());
     AppendLengthPrefixed(dst, f.largest.Encode());
   }
+  for (const auto& [number, hotness] : file_hotness_) {
+    AppendSegmentHotness(dst, number, *hotness);
+  }
+  if (has_elastic_clock_) {
+    AppendTag(dst, EditTag::kElasticClock);
+    AppendVarint64(dst, elastic_clock_);
+  }
 }
 
 const char* VersionEdit::DecodeRecord(uint32_t tag, Slice* input) {
@@ -184,6 +258,18 @@ const char* VersionEdit::DecodeRecord(uint32_t tag, Slice* input) {
       new_files_.emplace_back(level, f);
       return nullptr;
     }
+    case EditTag::kSegmentHotness: {
+      HotnessPtr hotness;
+      if (!ConsumeSegmentHotness(input, &number, &hotness)) {
+        return "segment hotness";
+      }
+      file_hotness_.emplace_back(number, std::move(hotness));
+      return nullptr;
+    }
+    case EditTag::kElasticClock:
+      if (!ConsumeVarint64(input, &number)) return "elastic clock";
+      SetElasticClock(number);
+      return nullptr;
   }
   return "unknown tag";
 }
@@ -240,6 +326,26 @@ std::string VersionEdit::DebugString() const {
     out.append(" .. ");
     out.append(f.largest.DebugString());
   }
+  for (const auto& [number, hotness] : file_hotness_) {
+    // One "absent/accesses@last_access" (and "xN" units) per segment.
+    add_number("SegmentHotness", number);
+    out.append(" [");
+    for (size_t s = 0; s < hotness->segments.size(); ++s) {
+      const MultiQueue::Hotness& h = hotness->segments[s];
+      if (s > 0) out.append(" ");
+      AppendDecimal(&out, h.absent_probes);
+      out.append("/");
+      AppendDecimal(&out, h.accesses);
+      out.append("@");
+      AppendDecimal(&out, h.last_access);
+      if (s < hotness->units.size() && hotness->units[s] >= 0) {
+        out.append("x");
+        AppendDecimal(&out, static_cast<uint64_t>(hotness->units[s]));
+      }
+    }
+    out.append("]");
+  }
+  if (has_elastic_clock_) add_number("ElasticClock", elastic_clock_);
   out.append("\n}\n");
   return out;
 }

@@ -5,6 +5,7 @@
 #define STORAGE_LEVELDB_DB_VERSION_EDIT_H_
 
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "db/dbformat.h"
 #include "leveldb/slice.h"
 #include "leveldb/status.h"
+#include "util/hotness_inheritance.h"
 
 namespace leveldb {
 
@@ -26,11 +28,27 @@ struct FileMetaData {
   uint64_t file_size = 0;
   InternalKey smallest;  // first internal key in the table
   InternalKey largest;   // last internal key in the table
+  // ElasticBF: the hotness of the table's segments as last recorded in the
+  // MANIFEST (null: none). Never changed once the FileMetaData is shared;
+  // a newer record gets a new FileMetaData in the next Version.
+  std::shared_ptr<const InheritedHotness> hotness;
 };
+
+using HotnessPtr = std::shared_ptr<const InheritedHotness>;
 
 // Record tags of the MANIFEST encoding. The numbers are part of the on-disk
 // format; tag 8 was used by an ancient format and must stay unassigned.
 // New kinds of record get a new number and a new case in the decoder.
+//
+// Tags 1..9 are LevelDB 1.23's. Tags from 100 on are ElasticBF's; stock
+// LevelDB reports them as corruption, so they are written only while
+// hotness is kept (an elastic policy with inherit_hotness), and
+// StripElasticMetadata() removes them:
+//   kSegmentHotness: varint64 file number, varint32 segment count S (>= 1),
+//     then S x { varint64 absent probes, varint64 accesses (>= absent
+//     probes), varint64 last access (logical time), varint32 units + 1
+//     (0: no unit target) }. The latest record of a file wins.
+//   kElasticClock: varint64 logical time (Gets served so far).
 enum class EditTag : uint32_t {
   kComparator = 1,
   kLogNumber = 2,
@@ -40,6 +58,8 @@ enum class EditTag : uint32_t {
   kDeletedFile = 6,
   kNewFile = 7,
   kPrevLogNumber = 9,
+  kSegmentHotness = 100,
+  kElasticClock = 101,
 };
 
 class VersionEdit {
@@ -64,6 +84,22 @@ class VersionEdit {
 
   // Records that table `file` leaves `level`.
   void RemoveFile(int level, uint64_t file);
+
+  // ElasticBF: records the hotness of table `file`'s segments (one entry
+  // per segment; units empty or one per segment, negative = no target).
+  // A null or empty hotness is ignored.
+  void SetFileHotness(uint64_t file, HotnessPtr hotness);
+
+  // ElasticBF: records the logical clock.
+  void SetElasticClock(uint64_t clock);
+
+  // Drops every ElasticBF record, leaving LevelDB 1.23's only.
+  void ClearElastic();
+
+  // True if the edit holds ElasticBF records.
+  bool HasElastic() const {
+    return has_elastic_clock_ || !file_hotness_.empty();
+  }
 
   // Appends the serialized edit to *dst.
   void EncodeTo(std::string* dst) const;
@@ -97,6 +133,11 @@ class VersionEdit {
   std::vector<std::pair<int, InternalKey>> compact_pointers_;
   DeletedFileSet deleted_files_;
   std::vector<std::pair<int, FileMetaData>> new_files_;
+
+  // ElasticBF records, in the order they were added or decoded.
+  std::vector<std::pair<uint64_t, HotnessPtr>> file_hotness_;
+  uint64_t elastic_clock_;
+  bool has_elastic_clock_;
 };
 
 }  // namespace leveldb

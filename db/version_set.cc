@@ -18,6 +18,7 @@
 #include "table/read_context.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
+#include "util/elastic_filter_policy.h"
 #include "util/epoch.h"
 #include "util/io_stats.h"
 #include "util/logging.h"
@@ -631,6 +632,18 @@ class VersionSet::Builder {
       // A file removed and re-added (e.g. a trivial move) stays live.
       levels_[level].removed.erase(f->number);
       levels_[level].added.insert(f);
+      // The same file moved to another level keeps its hotness.
+      if (f->hotness == nullptr) f->hotness = PreviousHotness(edit, f->number);
+      added_by_number_[f->number] = f;
+    }
+    for (const auto& [number, hotness] : edit.file_hotness_) {
+      latest_hotness_[number] = hotness;
+      auto added = added_by_number_.find(number);
+      if (added != added_by_number_.end()) {
+        added->second->hotness = hotness;  // not shared with any Version yet
+      } else {
+        hotness_updates_[number] = hotness;
+      }
     }
   }
 
@@ -689,8 +702,33 @@ class VersionSet::Builder {
     AddedFiles added;
   };
 
+  // The hotness file `number` had before `edit` re-adds it: recorded by an
+  // earlier edit of this builder, or held in the base version at a level
+  // the edit removes it from.
+  HotnessPtr PreviousHotness(const VersionEdit& edit, uint64_t number) const {
+    auto latest = latest_hotness_.find(number);
+    if (latest != latest_hotness_.end()) return latest->second;
+    for (const auto& [level, removed] : edit.deleted_files_) {
+      if (removed != number) continue;
+      for (const FileMetaData* f : base_->files_[level]) {
+        if (f->number == number) return f->hotness;
+      }
+    }
+    return nullptr;
+  }
+
   void KeepIfLive(int level, FileMetaData* f, std::vector<FileMetaData*>* out) {
     if (levels_[level].removed.count(f->number) != 0) return;
+    auto update = hotness_updates_.find(f->number);
+    if (update != hotness_updates_.end() && update->second != f->hotness) {
+      // f is shared with older Versions and read by them: the new Version
+      // gets its own copy with the newer hotness.
+      FileMetaData* copy = new FileMetaData(*f);
+      copy->refs = 1;
+      copy->hotness = update->second;
+      out->push_back(copy);
+      return;
+    }
     ++f->refs;
     out->push_back(f);
   }
@@ -698,10 +736,28 @@ class VersionSet::Builder {
   VersionSet* const vset_;
   Version* const base_;
   LevelDelta levels_[config::kNumLevels];
+  // ElasticBF hotness records: the newest per file; files this builder
+  // added (owned by it until SaveTo); and records for files of base_.
+  std::map<uint64_t, HotnessPtr> latest_hotness_;
+  std::map<uint64_t, FileMetaData*> added_by_number_;
+  std::map<uint64_t, HotnessPtr> hotness_updates_;
 };
 
 // ---------------------------------------------------------------------------
 // VersionSet
+
+namespace {
+
+// Hotness is kept (recorded, restored, inherited) when the DB runs
+// ElasticBF with inherit_hotness on.
+bool KeepsHotness(const Options* options, const MQSchedule* elastic) {
+  if (elastic == nullptr) return false;
+  const ElasticFilterPolicy* policy =
+      AsElasticPolicy(options->filter_policy, nullptr);
+  return policy != nullptr && policy->options().inherit_hotness;
+}
+
+}  // namespace
 
 VersionSet::VersionSet(const std::string& dbname, const Options* options,
                        TableCache* table_cache,
@@ -711,6 +767,7 @@ VersionSet::VersionSet(const std::string& dbname, const Options* options,
       options_(options),
       table_cache_(table_cache),
       elastic_(elastic),
+      keeps_hotness_(KeepsHotness(options, elastic)),
       icmp_(*cmp),
       next_file_number_(2),
       manifest_file_number_(0),  // chosen by Recover
@@ -749,14 +806,16 @@ void VersionSet::AppendVersion(Version* v) {
 void VersionSet::ReportFileLevels(const Version* v) const {
   if (elastic_ == nullptr) return;
   // Every live file, not only the edit's: O(files) per installed version,
-  // and cheap for files whose level did not change.
-  std::vector<std::pair<uint64_t, int>> levels;
+  // and cheap for files whose level did not change or that are already
+  // known. Recorded hotness seeds files not opened yet.
+  std::vector<MQSchedule::FileReport> files;
   for (int level = 0; level < config::kNumLevels; ++level) {
     for (const FileMetaData* f : v->files_[level]) {
-      levels.emplace_back(f->number, level);
+      files.push_back(MQSchedule::FileReport{
+          f->number, level, keeps_hotness_ ? f->hotness.get() : nullptr});
     }
   }
-  if (!levels.empty()) elastic_->SetFileLevels(levels);
+  if (!files.empty()) elastic_->ReportFiles(files);
 }
 
 Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
@@ -827,6 +886,9 @@ Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
   AppendVersion(v);
   log_number_ = edit->log_number_;
   prev_log_number_ = edit->prev_log_number_;
+  if (edit->has_elastic_clock_) {
+    elastic_clock_ = std::max(elastic_clock_, edit->elastic_clock_);
+  }
   return s;
 }
 
@@ -853,6 +915,7 @@ Status VersionSet::Recover(bool* save_manifest) {
 
   // Totals over the whole MANIFEST; later records override earlier ones.
   VersionEdit totals;
+  uint64_t clock = 0;
   Builder builder(this, current_);
   int records = 0;
   {
@@ -880,6 +943,15 @@ Status VersionSet::Recover(bool* save_manifest) {
       if (edit.has_next_file_number_)
         totals.SetNextFile(edit.next_file_number_);
       if (edit.has_last_sequence_) totals.SetLastSequence(edit.last_sequence_);
+      // The logical clock goes on from the latest time recorded anywhere.
+      if (edit.has_elastic_clock_) {
+        clock = std::max(clock, edit.elastic_clock_);
+      }
+      for (const auto& [number, hotness] : edit.file_hotness_) {
+        for (const MultiQueue::Hotness& h : hotness->segments) {
+          clock = std::max(clock, h.last_access);
+        }
+      }
     }
   }
   file.reset();
@@ -920,6 +992,8 @@ Status VersionSet::Recover(bool* save_manifest) {
   prev_log_number_ = prev_log;
   MarkFileNumberUsed(prev_log);
   MarkFileNumberUsed(totals.log_number_);
+  elastic_clock_ = clock;
+  if (keeps_hotness_) elastic_->RestoreClock(clock);
 
   *save_manifest = !ReuseManifest(dscname, current);
   return Status::OK();
@@ -998,7 +1072,11 @@ Status VersionSet::WriteSnapshot(log::Writer* log) {
   for (int level = 0; level < config::kNumLevels; ++level) {
     for (const FileMetaData* f : current_->files_[level]) {
       snapshot.AddFile(level, f->number, f->file_size, f->smallest, f->largest);
+      if (keeps_hotness_) snapshot.SetFileHotness(f->number, f->hotness);
     }
+  }
+  if (keeps_hotness_ && elastic_clock_ > 0) {
+    snapshot.SetElasticClock(elastic_clock_);
   }
   std::string record;
   snapshot.EncodeTo(&record);

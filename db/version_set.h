@@ -204,6 +204,15 @@ class VersionSet {
   // Ensures number is never handed out by NewFileNumber.
   void MarkFileNumberUsed(uint64_t number);
 
+  // ElasticBF: true when segment hotness is recorded in the MANIFEST and
+  // restored from it (an elastic policy with inherit_hotness). Otherwise
+  // recorded hotness is read but neither used nor written back, so the
+  // next MANIFEST holds LevelDB 1.23's records only.
+  bool keeps_hotness() const { return keeps_hotness_; }
+
+  // ElasticBF: the latest logical clock recorded in the MANIFEST.
+  uint64_t elastic_clock() const { return elastic_clock_; }
+
   uint64_t LogNumber() const { return log_number_; }
   // The log being compacted when the DB went down, or 0.
   uint64_t PrevLogNumber() const { return prev_log_number_; }
@@ -276,12 +285,14 @@ class VersionSet {
   const Options* const options_;
   TableCache* const table_cache_;
   MQSchedule* const elastic_;  // may be null
+  const bool keeps_hotness_;
   const InternalKeyComparator icmp_;
   uint64_t next_file_number_;
   uint64_t manifest_file_number_;
   uint64_t last_sequence_;
   uint64_t log_number_;
   uint64_t prev_log_number_;  // 0 or the backing store of a compacted memtable
+  uint64_t elastic_clock_ = 0;  // ElasticBF logical clock, as recorded
 
   // Open MANIFEST, created lazily by the first LogAndApply.
   WritableFile* descriptor_file_;

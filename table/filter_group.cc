@@ -197,17 +197,32 @@ FilterGroupBuilder::FilterGroupBuilder(const ElasticFilterPolicy* policy,
 
 FilterGroupBuilder::~FilterGroupBuilder() { tasks_.Wait(); }
 
-void FilterGroupBuilder::AddKey(const Slice& key) {
+Slice FilterGroupBuilder::UserKey(const Slice& key) const {
   size_t n = key.size();
   if (strip_internal_suffix_ && n >= 8) n -= 8;
-  const uint64_t h = KeyHash64(key.data(), n);
-  // Versions of one user key are adjacent and hash alike; one entry covers
-  // them all and keeps the unit (and its FPR) sized by distinct keys.
-  if (!open_hashes_.empty() && open_hashes_.back() == h) return;
+  return Slice(key.data(), n);
+}
+
+void FilterGroupBuilder::AddKey(const Slice& key) {
+  const Slice user_key = UserKey(key);
+  const uint64_t h = KeyHash64(user_key.data(), user_key.size());
+  if (open_hashes_.empty()) {
+    open_range_.first.assign(user_key.data(), user_key.size());
+  } else if (open_hashes_.back() == h) {
+    // Versions of one user key are adjacent and hash alike; one entry
+    // covers them all and keeps the unit (and its FPR) sized by distinct
+    // keys.
+    return;
+  }
   open_hashes_.push_back(h);
 }
 
-void FilterGroupBuilder::BlockBoundary(uint64_t next_block_offset) {
+void FilterGroupBuilder::BlockBoundary(uint64_t next_block_offset,
+                                       const Slice& last_key) {
+  if (!open_hashes_.empty()) {
+    const Slice user_key = UserKey(last_key);
+    open_range_.last.assign(user_key.data(), user_key.size());
+  }
   const uint64_t data_bytes = next_block_offset > open_first_offset_
                                   ? next_block_offset - open_first_offset_
                                   : 0;
@@ -228,6 +243,8 @@ void FilterGroupBuilder::CloseSegment() {
   seg->unbuilt.store(units_per_segment_, std::memory_order_relaxed);
   ClosedSegment* const target = seg.get();
   closed_.push_back(std::move(seg));
+  ranges_.push_back(std::move(open_range_));
+  open_range_ = SegmentKeyRange();
 
   const int bits = bits_per_unit_;
   for (int u = 0; u < units_per_segment_; ++u) {

@@ -44,6 +44,7 @@
 #include "table/filter_unit.h"
 #include "table/format.h"
 #include "util/hash64.h"
+#include "util/hotness_inheritance.h"
 #include "util/thread_pool.h"
 
 namespace leveldb {
@@ -136,10 +137,12 @@ class ElasticIndex {
 };
 
 // Collects the key hashes of a table being written and builds its filter
-// groups on a thread pool while the table is still being written.
+// groups on a thread pool while the table is still being written. It also
+// records each segment's user-key range (for hotness inheritance).
 //
-// Call order: (AddKey* BlockBoundary)* AddKey* Finish. Not thread-safe (it
-// belongs to one TableBuilder); its build tasks run on `pool`.
+// Call order: (AddKey+ BlockBoundary)* Finish: every data block written,
+// the last one included, is followed by its BlockBoundary. Not thread-safe
+// (it belongs to one TableBuilder); its build tasks run on `pool`.
 class FilterGroupBuilder {
  public:
   // Appends one raw block (type 0 trailer) to the table and fills *handle.
@@ -161,9 +164,10 @@ class FilterGroupBuilder {
   // The key goes into the data block being filled.
   void AddKey(const Slice& key);
 
-  // The data block being filled has been written; the next one will start
-  // at next_block_offset. Closes the open segment when it is complete.
-  void BlockBoundary(uint64_t next_block_offset);
+  // The data block being filled has been written, ending with key
+  // `last_key`; the next one will start at next_block_offset. Closes the
+  // open segment when it is complete.
+  void BlockBoundary(uint64_t next_block_offset, const Slice& last_key);
 
   // Call once, after the last data block was written: closes the open
   // segment, waits for the builds, then writes every unit (unit-major) and
@@ -177,10 +181,17 @@ class FilterGroupBuilder {
     return static_cast<uint32_t>(closed_.size());
   }
 
+  // The user-key range of every segment closed so far (all of them after
+  // Finish), in segment order.
+  const std::vector<SegmentKeyRange>& segment_ranges() const { return ranges_; }
+
  private:
   struct ClosedSegment;
 
   void CloseSegment();
+  // The user key inside `key` (the key itself unless internal keys are
+  // stripped).
+  Slice UserKey(const Slice& key) const;
 
   const ElasticFilterPolicy* const policy_;
   const bool strip_internal_suffix_;
@@ -189,8 +200,10 @@ class FilterGroupBuilder {
 
   uint64_t open_first_offset_ = 0;  // first block of the open segment
   std::vector<uint64_t> open_hashes_;
+  SegmentKeyRange open_range_;  // user keys: first, and last block's last
 
   std::vector<std::unique_ptr<ClosedSegment>> closed_;
+  std::vector<SegmentKeyRange> ranges_;  // of closed_, same order
   TaskGroup tasks_;  // declared last: destroyed (waited for) first
 };
 

@@ -263,6 +263,28 @@ Status Table::AttachElastic(MQSchedule* mqs, uint64_t file_number,
   return mqs->AttachTable(file_number, r->groups, inherited, initial);
 }
 
+Status Table::ElasticSegmentBounds(std::vector<std::string>* bounds) const {
+  bounds->clear();
+  const TableFilterGroups* groups = rep_->groups;
+  if (groups == nullptr) return Status::OK();
+  bounds->resize(groups->num_segments());
+  BlockIterator iter(rep_->options.comparator, rep_->index_block);
+  for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
+    Slice input = iter.value();
+    BlockHandle handle;
+    if (!handle.DecodeFrom(&input).ok()) {
+      bounds->clear();
+      return Status::Corruption("bad block handle in a table index");
+    }
+    // Blocks come in file order: the last one seen of a segment wins.
+    const Slice key = iter.key();
+    (*bounds)[groups->SegmentOf(handle.offset())].assign(key.data(),
+                                                         key.size());
+  }
+  if (!iter.status().ok()) bounds->clear();
+  return iter.status();
+}
+
 Table::~Table() {
   // Units must be unpublished before the file and the groups go away.
   MQSchedule* mqs = rep_->mqs.load(std::memory_order_acquire);

@@ -11,6 +11,7 @@
 #include "table/filter_block.h"
 #include "table/filter_group.h"
 #include "table/format.h"
+#include "table/table_builder_access.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
 #include "util/elastic_filter_policy.h"
@@ -129,7 +130,9 @@ void TableBuilder::Flush() {
     r->status = r->file->Flush();
   }
   if (r->filter_block != nullptr) r->filter_block->StartBlock(r->offset);
-  if (r->filter_groups != nullptr) r->filter_groups->BlockBoundary(r->offset);
+  if (r->filter_groups != nullptr) {
+    r->filter_groups->BlockBoundary(r->offset, Slice(r->last_key));
+  }
 }
 
 void TableBuilder::WriteBlock(BlockBuilder* block, BlockHandle* handle) {
@@ -246,5 +249,11 @@ uint64_t TableBuilder::NumEntries() const {
 }
 
 uint64_t TableBuilder::FileSize() const { return rep_->offset; }
+
+const std::vector<SegmentKeyRange>* ElasticTableBuilderAccess::SegmentRanges(
+    const TableBuilder& builder) {
+  const FilterGroupBuilder* groups = builder.rep_->filter_groups;
+  return groups == nullptr ? nullptr : &groups->segment_ranges();
+}
 
 }  // namespace leveldb

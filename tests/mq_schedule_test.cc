@@ -495,5 +495,174 @@ TEST_F(MQScheduleTest, RejectsBadArguments) {
   EXPECT_EQ(0u, mqs.GetStats().unit_loads);
 }
 
+// ---------------------------------------------------------------------------
+// Unit targets, seeds and top-ups (hotness inheritance and restarts)
+
+// Inherited hotness with a unit target per segment: 3 for segment 1, 0 for
+// segment 2, none (initial_units) for the others.
+InheritedHotness TargetsFor(uint32_t segments) {
+  InheritedHotness h;
+  h.segments.assign(segments, MultiQueue::Hotness{});
+  h.units.assign(segments, -1);
+  h.segments[1] = MultiQueue::Hotness{50, 60, 9};
+  h.units[1] = 3;
+  h.units[2] = 0;
+  return h;
+}
+
+TEST_F(MQScheduleTest, TargetsBeyondInitialUnitsAreToppedUpInTheBackground) {
+  MakeTables(1, 3000);
+  const uint32_t count = tables_[0]->index.num_segments();
+  ASSERT_GE(count, 4u);
+  MQSchedule mqs(Opts(uint64_t{1} << 30, 0, /*background=*/false));
+  const InheritedHotness inherited = TargetsFor(count);
+  ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/1, &inherited).ok());
+  TableFilterGroups* groups = tables_[0]->groups.get();
+  // Opening loads at most initial_units, and no more than the target.
+  EXPECT_EQ(1, groups->LoadedCount(0));
+  EXPECT_EQ(1, groups->LoadedCount(1));
+  EXPECT_EQ(0, groups->LoadedCount(2));
+  EXPECT_EQ(1, groups->LoadedCount(3));
+  // The target counts for checkpoints before the top-up is done.
+  InheritedHotness now;
+  ASSERT_TRUE(mqs.GetFileHotness(FileNumber(0), &now));
+  EXPECT_EQ(3, now.units[1]);
+  EXPECT_EQ(0, now.units[2]);
+  EXPECT_EQ(50u, now.segments[1].absent_probes);
+
+  mqs.WaitIdle();  // the background work, in this thread
+  EXPECT_EQ(3, groups->LoadedCount(1));
+  EXPECT_EQ(0, groups->LoadedCount(2));
+  EXPECT_EQ(1, groups->LoadedCount(0));
+  const std::vector<int> reserved = mqs.UnitsReserved(FileNumber(0));
+  ASSERT_EQ(count, reserved.size());
+  EXPECT_EQ((std::vector<int>{1, 3, 0, 1}),
+            std::vector<int>(reserved.begin(), reserved.begin() + 4));
+  ExpectInvariants(mqs);
+  mqs.DetachTable(FileNumber(0), groups);
+  EXPECT_TRUE(mqs.UnitsReserved(FileNumber(0)).empty());
+}
+
+TEST_F(MQScheduleTest, TopUpsUseFreeMemoryOnlyAndWaitForIt) {
+  MakeTables(2, 3000);
+  const ElasticIndex& index = tables_[0]->index;
+  const uint32_t count = index.num_segments();
+  uint64_t one_each = 0;  // unit 0 of every segment of table 0
+  for (uint32_t s = 0; s < count; ++s) one_each += index.segment(s).unit_size;
+  // Table 1 fills the budget but for exactly unit 0 of each segment of
+  // table 0 that wants one (segment 2's target is 0). The clock stands
+  // still, so nothing expires and nothing can be taken from table 1.
+  uint64_t table1 = 0;
+  for (uint32_t s = 0; s < tables_[1]->index.num_segments(); ++s) {
+    table1 += tables_[1]->index.segment(s).unit_size;
+  }
+  MQSchedule mqs(Opts(table1 + one_each - index.segment(2).unit_size,
+                      /*lifetime=*/1000000, false));
+  ASSERT_TRUE(Attach(&mqs, 1, 1).ok());
+
+  const InheritedHotness inherited = TargetsFor(count);
+  ASSERT_TRUE(Attach(&mqs, 0, 1, &inherited).ok());
+  mqs.WaitIdle();
+  TableFilterGroups* groups = tables_[0]->groups.get();
+  EXPECT_EQ(1, groups->LoadedCount(1));  // target 3, no free memory
+  EXPECT_EQ(0, groups->LoadedCount(2));
+  uint64_t used, budget;
+  mqs.GetMemory(&used, &budget);
+  EXPECT_LE(used, budget);
+  ExpectInvariants(mqs);
+
+  // Table 1 closes: its memory is free, the top-up completes.
+  mqs.DetachTable(FileNumber(1), tables_[1]->groups.get());
+  mqs.WaitIdle();
+  EXPECT_EQ(3, groups->LoadedCount(1));
+  EXPECT_EQ(0, groups->LoadedCount(2));
+  EXPECT_EQ(1, groups->LoadedCount(0));
+  ExpectInvariants(mqs);
+  mqs.DetachTable(FileNumber(0), groups);
+}
+
+TEST_F(MQScheduleTest, AReopenedTableGetsTheUnitsItHeldWhenItClosed) {
+  MakeTables(1, 3000);
+  MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
+  ASSERT_TRUE(Attach(&mqs, 0, 1).ok());
+  TableFilterGroups* groups = tables_[0]->groups.get();
+  for (int i = 0; i < 4; ++i) mqs.RecordAccess(Seg(0, 2), true);
+  mqs.WaitIdle();
+  ASSERT_EQ(5, groups->LoadedCount(2));
+  mqs.DetachTable(FileNumber(0), groups);
+
+  // Closed: the units it held are its targets.
+  InheritedHotness closed;
+  ASSERT_TRUE(mqs.GetFileHotness(FileNumber(0), &closed));
+  EXPECT_EQ(5, closed.units[2]);
+  EXPECT_EQ(1, closed.units[0]);
+  EXPECT_EQ(4u, closed.segments[2].absent_probes);
+
+  TableFilterGroups reopened(tables_[0]->index, tables_[0]->file.get(),
+                             tables_[0]->file->size());
+  ASSERT_TRUE(mqs.AttachTable(FileNumber(0), &reopened, nullptr, 1).ok());
+  EXPECT_EQ(1, reopened.LoadedCount(2));  // initial_units at once
+  mqs.WaitIdle();
+  EXPECT_EQ(5, reopened.LoadedCount(2));  // the rest in the background
+  EXPECT_EQ(1, reopened.LoadedCount(0));
+  ExpectInvariants(mqs);
+  mqs.DetachTable(FileNumber(0), &reopened);
+}
+
+TEST_F(MQScheduleTest, SeedsServeFilesNotOpenedYet) {
+  MakeTables(2, 3000);
+  const uint32_t count = tables_[0]->index.num_segments();
+  MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
+  std::vector<MultiQueue::Hotness> hot;
+  EXPECT_FALSE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+
+  InheritedHotness seed = TargetsFor(count);
+  mqs.SeedFileHotness(FileNumber(0), seed);
+  // Readable before the table opens (a compaction may read it).
+  InheritedHotness got;
+  ASSERT_TRUE(mqs.GetFileHotness(FileNumber(0), &got));
+  EXPECT_TRUE(got == seed);
+  ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  EXPECT_EQ(50u, hot[1].absent_probes);
+  // A second seed does not replace the first.
+  InheritedHotness other = seed;
+  other.segments[1].absent_probes = 1;
+  mqs.SeedFileHotness(FileNumber(0), other);
+  ASSERT_TRUE(mqs.GetFileHotness(FileNumber(0), &got));
+  EXPECT_EQ(50u, got.segments[1].absent_probes);
+
+  // The table opens with the seed (no caller-supplied hotness).
+  ASSERT_TRUE(Attach(&mqs, 0, 1).ok());
+  mqs.WaitIdle();
+  EXPECT_EQ(3, tables_[0]->groups->LoadedCount(1));
+  EXPECT_EQ(0, tables_[0]->groups->LoadedCount(2));
+  ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  EXPECT_EQ(60u, hot[1].accesses);
+  // Seeds for a known file are ignored.
+  mqs.SeedFileHotness(FileNumber(0), other);
+  ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  EXPECT_EQ(50u, hot[1].absent_probes);
+  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+
+  // Files reported with hotness are seeded; forgetting drops the seed.
+  std::vector<MQSchedule::FileReport> files = {{FileNumber(1), 3, &seed},
+                                               {FileNumber(0), 2, &other}};
+  mqs.ReportFiles(files);
+  ASSERT_TRUE(mqs.GetFileHotness(FileNumber(1), &got));
+  EXPECT_TRUE(got == seed);
+  mqs.ForgetFile(FileNumber(1));
+  EXPECT_FALSE(mqs.GetFileHotness(FileNumber(1), &got));
+  ExpectInvariants(mqs);
+}
+
+TEST_F(MQScheduleTest, RestoredClockOnlyMovesForward) {
+  MQSchedule mqs(Opts(uint64_t{1} << 20, 0, false));
+  mqs.RestoreClock(1000);
+  EXPECT_EQ(1000u, mqs.Now());
+  mqs.RestoreClock(10);
+  EXPECT_EQ(1000u, mqs.Now());
+  EXPECT_EQ(1001u, mqs.Tick());
+}
+
 }  // namespace
 }  // namespace leveldb

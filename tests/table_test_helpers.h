@@ -4,6 +4,7 @@
 #define STORAGE_LEVELDB_TESTS_TABLE_TEST_HELPERS_H_
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -66,12 +67,13 @@ class StringSource : public RandomAccessFile {
   }
 
   uint64_t Size() const { return contents_.size(); }
-  int reads() const { return reads_; }
+  int reads() const { return reads_.load(); }
 
  private:
   const std::string contents_;
   const bool mapped_;
-  mutable int reads_ = 0;
+  // Atomic: RandomAccessFile::Read may be called from several threads.
+  mutable std::atomic<int> reads_{0};
 };
 
 // An Env whose every random-access file is a copy of *contents; counts

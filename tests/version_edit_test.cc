@@ -1,5 +1,6 @@
 #include "db/version_edit.h"
 
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -357,6 +358,208 @@ TEST(VersionEditTest, RandomBytesNeverCrash) {
   Random rnd(test::RandomSeed() + 1);
   for (int trial = 0; trial < 20000; ++trial) {
     const std::string bytes = test::RandomBytes(&rnd, rnd.Uniform(64));
+    VersionEdit edit;
+    Status s = edit.DecodeFrom(bytes);
+    ASSERT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// ElasticBF records: segment hotness (tag 100) and the logical clock (101)
+
+HotnessPtr MakeHotness(uint32_t segments, uint64_t salt, bool with_units) {
+  auto h = std::make_shared<InheritedHotness>();
+  for (uint32_t s = 0; s < segments; ++s) {
+    const uint64_t accesses = salt * 1000 + s * 7;
+    h->segments.push_back(
+        MultiQueue::Hotness{accesses / 2, accesses, (uint64_t{1} << 40) + s});
+    if (with_units) h->units.push_back(static_cast<int>(s % 8) - 1);
+  }
+  return h;
+}
+
+// A 1.23 edit plus hotness for two files and the clock.
+VersionEdit ElasticEdit() {
+  VersionEdit edit = FullEdit(3);
+  edit.SetFileHotness(11, MakeHotness(5, 1, true));
+  edit.SetFileHotness(uint64_t{1} << 45, MakeHotness(1, 2, false));
+  edit.SetElasticClock(uint64_t{1} << 41);
+  return edit;
+}
+
+TEST(VersionEditElasticTest, RoundTrip) {
+  ExpectStableEncoding(ElasticEdit());
+  VersionEdit decoded;
+  std::string bytes;
+  ElasticEdit().EncodeTo(&bytes);
+  ASSERT_TRUE(decoded.DecodeFrom(bytes).ok());
+  EXPECT_TRUE(decoded.HasElastic());
+  const std::string text = decoded.DebugString();
+  EXPECT_NE(std::string::npos, text.find("SegmentHotness: 11 [")) << text;
+  EXPECT_NE(std::string::npos, text.find("ElasticClock: 2199023255552"));
+  // Segment 2 of file 11: accesses 1014, absent 507, units 1.
+  EXPECT_NE(std::string::npos, text.find("507/1014@1099511627778x1")) << text;
+}
+
+TEST(VersionEditElasticTest, EncodingUsesTheNewTags) {
+  VersionEdit edit;
+  auto h = std::make_shared<InheritedHotness>();
+  h->segments = {MultiQueue::Hotness{1, 2, 300}, MultiQueue::Hotness{0, 0, 0}};
+  h->units = {4, -1};
+  edit.SetFileHotness(9, h);
+  edit.SetElasticClock(77);
+  std::string actual;
+  edit.EncodeTo(&actual);
+
+  std::string expected;
+  AppendVarint32(&expected, 100);
+  AppendVarint64(&expected, 9);
+  AppendVarint32(&expected, 2);
+  AppendVarint64(&expected, 1);
+  AppendVarint64(&expected, 2);
+  AppendVarint64(&expected, 300);
+  AppendVarint32(&expected, 5);  // units + 1
+  AppendVarint64(&expected, 0);
+  AppendVarint64(&expected, 0);
+  AppendVarint64(&expected, 0);
+  AppendVarint32(&expected, 0);  // no target
+  AppendVarint32(&expected, 101);
+  AppendVarint64(&expected, 77);
+  EXPECT_EQ(expected, actual);
+}
+
+TEST(VersionEditElasticTest, EmptyHotnessIsNotRecordedAndClearDropsAll) {
+  VersionEdit edit;
+  edit.SetFileHotness(3, nullptr);
+  edit.SetFileHotness(4, std::make_shared<InheritedHotness>());
+  EXPECT_FALSE(edit.HasElastic());
+  edit = ElasticEdit();
+  std::string with;
+  edit.EncodeTo(&with);
+  edit.ClearElastic();
+  EXPECT_FALSE(edit.HasElastic());
+  std::string without, plain;
+  edit.EncodeTo(&without);
+  FullEdit(3).EncodeTo(&plain);
+  EXPECT_EQ(plain, without);  // LevelDB 1.23's records, untouched
+  EXPECT_GT(with.size(), without.size());
+}
+
+TEST(VersionEditElasticTest, NoTargetsDecodeAsNoUnits) {
+  VersionEdit edit;
+  edit.SetFileHotness(5, MakeHotness(3, 1, /*with_units=*/false));
+  std::string bytes;
+  edit.EncodeTo(&bytes);
+  VersionEdit decoded;
+  ASSERT_TRUE(decoded.DecodeFrom(bytes).ok());
+  std::string again;
+  decoded.EncodeTo(&again);
+  EXPECT_EQ(bytes, again);
+  EXPECT_EQ(std::string::npos, decoded.DebugString().find("x"));
+}
+
+TEST(VersionEditElasticTest, EveryTruncationOfARecordIsCorruption) {
+  VersionEdit edit;
+  edit.SetFileHotness(12, MakeHotness(4, 3, true));
+  std::string record;
+  edit.EncodeTo(&record);
+  VersionEdit clock;
+  clock.SetElasticClock(uint64_t{1} << 50);
+  std::string clock_record;
+  clock.EncodeTo(&clock_record);
+  for (const std::string& full : {record, clock_record}) {
+    for (size_t len = 1; len < full.size(); ++len) {
+      Status s = DecodeBytes(full.substr(0, len));
+      ASSERT_TRUE(s.IsCorruption()) << len << ": " << s.ToString();
+    }
+    EXPECT_TRUE(DecodeBytes(full).ok());
+  }
+}
+
+// A tag-100 record by hand.
+std::string HotnessRecord(uint64_t file, uint32_t count,
+                          const std::vector<uint64_t>& fields) {
+  std::string bytes;
+  AppendVarint32(&bytes, 100);
+  AppendVarint64(&bytes, file);
+  AppendVarint32(&bytes, count);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i % 4 == 3) {
+      AppendVarint32(&bytes, static_cast<uint32_t>(fields[i]));
+    } else {
+      AppendVarint64(&bytes, fields[i]);
+    }
+  }
+  return bytes;
+}
+
+TEST(VersionEditElasticTest, ImpossibleValuesAreCorruption) {
+  // Sanity: a valid one.
+  EXPECT_TRUE(DecodeBytes(HotnessRecord(1, 1, {2, 3, 4, 1})).ok());
+  EXPECT_TRUE(DecodeBytes(HotnessRecord(1, 1, {3, 3, 4, 65})).ok());
+  const std::vector<std::string> bad = {
+      HotnessRecord(1, 0, {}),                       // no segments
+      HotnessRecord(1, 1, {4, 3, 4, 1}),             // absent > accesses
+      HotnessRecord(1, 1, {2, 3, 4, 66}),            // units out of range
+      HotnessRecord(1, 2, {2, 3, 4, 1}),             // fewer than announced
+      HotnessRecord(1, 1u << 20 | 1, {2, 3, 4, 1}),  // too many segments
+      HotnessRecord(1, 0xffffffffu, {2, 3, 4, 1}),   // far too many
+      HotnessRecord(1, 100000, {2, 3, 4, 1, 2, 3}),  // more than the bytes
+  };
+  for (size_t i = 0; i < bad.size(); ++i) {
+    Status s = DecodeBytes(bad[i]);
+    ASSERT_TRUE(s.IsCorruption()) << i << ": " << s.ToString();
+    EXPECT_EQ("Corruption: VersionEdit: segment hotness", s.ToString()) << i;
+  }
+  std::string clock;
+  AppendVarint32(&clock, 101);
+  clock.push_back('\x80');  // an unfinished varint
+  Status s = DecodeBytes(clock);
+  ASSERT_TRUE(s.IsCorruption());
+  EXPECT_EQ("Corruption: VersionEdit: elastic clock", s.ToString());
+}
+
+TEST(VersionEditElasticTest, RandomDamageNeverCrashes) {
+  Random rnd(test::RandomSeed() + 2);
+  std::string good;
+  ElasticEdit().EncodeTo(&good);
+  int corrupt = 0, elastic = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string bytes = good;
+    const int flips = 1 + static_cast<int>(rnd.Uniform(4));
+    for (int i = 0; i < flips; ++i) {
+      bytes[rnd.Uniform(static_cast<int>(bytes.size()))] =
+          static_cast<char>(rnd.Uniform(256));
+    }
+    if (rnd.OneIn(3)) bytes.resize(rnd.Uniform(static_cast<int>(bytes.size())));
+    VersionEdit edit;
+    Status s = edit.DecodeFrom(bytes);
+    ASSERT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();
+    if (s.ok()) {
+      if (edit.HasElastic()) ++elastic;
+      std::string again;
+      edit.EncodeTo(&again);
+      VersionEdit reread;
+      ASSERT_TRUE(reread.DecodeFrom(again).ok());
+      std::string third;
+      reread.EncodeTo(&third);
+      EXPECT_EQ(again, third);
+    } else {
+      ++corrupt;
+    }
+  }
+  EXPECT_GT(corrupt, 0);
+  EXPECT_GT(elastic, 0);
+}
+
+TEST(VersionEditElasticTest, RandomHotnessRecordsNeverCrash) {
+  // Random bytes after the tag: mostly corruption, never a crash or a huge
+  // allocation.
+  Random rnd(test::RandomSeed() + 3);
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string bytes;
+    AppendVarint32(&bytes, rnd.OneIn(2) ? 100 : 101);
+    bytes += test::RandomBytes(&rnd, rnd.Uniform(48));
     VersionEdit edit;
     Status s = edit.DecodeFrom(bytes);
     ASSERT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();

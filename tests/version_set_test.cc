@@ -520,6 +520,81 @@ TEST_F(VersionSetTest, OldVersionsKeepTheirFilesAlive) {
   EXPECT_EQ(0u, live.count(a));
 }
 
+// ElasticBF hotness records follow their file: a newer record gives the
+// next Version a new FileMetaData (older Versions keep theirs), a move to
+// another level keeps it, and recovery replays the latest one.
+TEST_F(VersionSetTest, HotnessRecordsFollowTheirFile) {
+  CreateEmptyDb();
+  ASSERT_TRUE(Reopen().ok());
+  auto hotness = [](uint64_t accesses) {
+    auto h = std::make_shared<InheritedHotness>();
+    h->segments = {MultiQueue::Hotness{1, accesses, 10},
+                   MultiQueue::Hotness{0, 0, 0}};
+    h->units = {3, -1};
+    return h;
+  };
+  const uint64_t f = vset_->NewFileNumber();
+  const uint64_t other = AddFile(1, "x", "z");
+  VersionEdit add;
+  add.AddFile(1, f, 1000, InternalKey("a", 1, kTypeValue),
+              InternalKey("c", 2, kTypeValue));
+  add.SetFileHotness(f, hotness(5));
+  ASSERT_TRUE(Apply(&add).ok());
+  const FileMetaData* first = vset_->current()->LevelFiles(1)[0];
+  ASSERT_EQ(f, first->number);
+  ASSERT_NE(nullptr, first->hotness);
+  EXPECT_TRUE(*first->hotness == *hotness(5));
+  EXPECT_EQ(nullptr, vset_->current()->LevelFiles(1)[1]->hotness);
+
+  // A checkpoint-like record: the new Version gets its own FileMetaData.
+  Version* old = vset_->current();
+  {
+    MutexLock lock(&mu_);
+    old->Ref();
+  }
+  VersionEdit checkpoint;
+  checkpoint.SetFileHotness(f, hotness(9));
+  checkpoint.SetElasticClock(1234);
+  ASSERT_TRUE(Apply(&checkpoint).ok());
+  const FileMetaData* second = vset_->current()->LevelFiles(1)[0];
+  EXPECT_NE(first, second);
+  EXPECT_EQ(first->allowed_seeks, second->allowed_seeks);
+  EXPECT_TRUE(*second->hotness == *hotness(9));
+  EXPECT_TRUE(*old->LevelFiles(1)[0]->hotness == *hotness(5));
+  // The other file is shared, unchanged.
+  EXPECT_EQ(old->LevelFiles(1)[1], vset_->current()->LevelFiles(1)[1]);
+  EXPECT_EQ(1234u, vset_->elastic_clock());
+  {
+    MutexLock lock(&mu_);
+    old->Unref();
+  }
+
+  // Moved to level 2 without a record: it keeps its hotness.
+  VersionEdit move;
+  move.RemoveFile(1, f);
+  move.AddFile(2, f, 1000, InternalKey("a", 1, kTypeValue),
+               InternalKey("c", 2, kTypeValue));
+  ASSERT_TRUE(Apply(&move).ok());
+  ASSERT_EQ(1, vset_->NumLevelFiles(2));
+  EXPECT_TRUE(*vset_->current()->LevelFiles(2)[0]->hotness == *hotness(9));
+
+  // Recovery replays the records to the same result.
+  ASSERT_TRUE(Reopen().ok());
+  ASSERT_EQ(1, vset_->NumLevelFiles(2));
+  ASSERT_NE(nullptr, vset_->current()->LevelFiles(2)[0]->hotness);
+  EXPECT_TRUE(*vset_->current()->LevelFiles(2)[0]->hotness == *hotness(9));
+  EXPECT_EQ(1234u, vset_->elastic_clock());
+  EXPECT_FALSE(vset_->keeps_hotness());  // no ElasticBF here
+
+  // Without ElasticBF the records are not written back: the MANIFEST
+  // written by the next change holds LevelDB 1.23's records only.
+  AddFile(4, "m", "n");
+  ASSERT_TRUE(Reopen().ok());
+  EXPECT_EQ(nullptr, vset_->current()->LevelFiles(2)[0]->hotness);
+  EXPECT_EQ(0u, vset_->elastic_clock());
+  EXPECT_EQ(other, vset_->current()->LevelFiles(1)[0]->number);
+}
+
 TEST_F(VersionSetTest, MarkFileNumberUsedAndReuse) {
   CreateEmptyDb();
   ASSERT_TRUE(Reopen().ok());

@@ -203,10 +203,80 @@ size_t MQSchedule::ProcessRecords() {
       }
     }
     records_ += processed;
+    PlanTopUpsLocked(&loads);
     loads_outstanding_ += static_cast<int>(loads.size());
   }
   ExecuteLoads(loads);
   return processed;
+}
+
+int MQSchedule::TargetUnitsLocked(SegmentId id) const {
+  const int units = std::max(mq_.UnitsLoaded(id), 0);
+  auto it = deficits_.find(id);
+  return it == deficits_.end() ? units : std::max(units, it->second);
+}
+
+void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
+  if (!topup_pending_) return;
+  topup_pending_ = false;
+  if (deficits_.empty()) return;
+
+  // Hottest first: free memory is best spent where probes miss most.
+  std::vector<std::pair<SegmentId, MultiQueue::Hotness>> order;
+  order.reserve(deficits_.size());
+  for (const auto& [id, target] : deficits_) {
+    MultiQueue::Hotness h;
+    if (mq_.GetHotness(id, &h)) order.emplace_back(id, h);
+  }
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    if (a.second.absent_probes != b.second.absent_probes) {
+      return a.second.absent_probes > b.second.absent_probes;
+    }
+    if (a.second.accesses != b.second.accesses) {
+      return a.second.accesses > b.second.accesses;
+    }
+    return a.first < b.first;
+  });
+
+  const uint64_t now = Now();
+  bool retry = false;
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (const auto& entry : order) {
+      const SegmentId id = entry.first;
+      auto deficit = deficits_.find(id);
+      if (deficit == deficits_.end()) continue;
+      auto table = tables_.find(MultiQueue::FileNumberOf(id));
+      const uint32_t seg = MultiQueue::SegmentIndexOf(id);
+      const int units = mq_.UnitsLoaded(id);
+      if (table == tables_.end() || units < 0 ||
+          seg >= table->second.unit_limit.size() ||
+          units >= std::min(deficit->second, table->second.unit_limit[seg])) {
+        deficits_.erase(deficit);  // reached, or cannot be reached
+        continue;
+      }
+      if (busy_.count(table->second.groups) != 0) {
+        // Loads into this table are in flight (its opening ones, say): a
+        // unit above them would not install yet. Try again next time.
+        retry = true;
+        continue;
+      }
+      const uint64_t unit_bytes = FilterUnitMemoryBytes(
+          table->second.groups->index().segment(seg).unit_size);
+      if (mq_.budget_bytes() < mq_.used_bytes() ||
+          mq_.budget_bytes() - mq_.used_bytes() < unit_bytes) {
+        continue;  // only free memory: a top-up never evicts
+      }
+      MultiQueue::Plan plan = mq_.PlanInitialUnits(id, 1, now);
+      DropVictimsLocked(plan.victims);  // none: the memory was free
+      if (plan.units_to_load == 1) {
+        loads->push_back(Load{id, plan.first_unit});
+        progress = true;
+      }
+    }
+  }
+  if (retry) topup_pending_ = true;
 }
 
 MQSchedule::LoadCheck MQSchedule::CheckLoadLocked(
@@ -330,16 +400,38 @@ void MQSchedule::UpdateBudgetLocked() {
     budget = bits > 0 ? static_cast<uint64_t>(bits / 8) : 0;
   }
   if (budget == mq_.budget_bytes()) return;
+  if (budget > mq_.budget_bytes()) topup_pending_ = true;
   DropVictimsLocked(mq_.SetBudget(budget, Now()));
 }
 
 void MQSchedule::DetachLocked(uint64_t file_number, Attached* entry) {
   const uint32_t count = entry->groups->num_segments();
+  InheritedHotness& seed = seeds_[file_number];
+  seed.segments.clear();  // the MultiQueue keeps the hotness
+  seed.units.assign(count, -1);
   for (uint32_t s = 0; s < count; ++s) {
-    mq_.Detach(MultiQueue::MakeSegmentId(file_number, s));
+    const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
+    seed.units[s] = TargetUnitsLocked(id);
+    deficits_.erase(id);
+    mq_.Detach(id);
   }
   installed_bytes_ -= entry->groups->DropAll(&epoch_);
   attached_keys_ -= entry->groups->index().total_keys();
+  topup_pending_ = true;  // memory was freed
+}
+
+void MQSchedule::SeedLocked(uint64_t file_number,
+                            const InheritedHotness& hotness) {
+  if (known_files_.count(file_number) != 0 || tables_.count(file_number) != 0) {
+    return;  // its own history wins
+  }
+  seeds_.try_emplace(file_number, hotness);
+}
+
+void MQSchedule::SeedFileHotness(uint64_t file_number,
+                                 const InheritedHotness& hotness) {
+  MutexLock l(&mu_);
+  SeedLocked(file_number, hotness);
 }
 
 Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
@@ -360,9 +452,7 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
   }
   const int max_units =
       std::min(index.units_per_segment(), MaxUnits(options_.elastic));
-  const int wanted = std::clamp(initial_units, 0, max_units);
-  const bool use_inherited =
-      inherited != nullptr && inherited->segments.size() == count;
+  const int initial = std::clamp(initial_units, 0, max_units);
 
   // rounds[u]: the segments whose unit u is reserved.
   std::vector<std::vector<uint32_t>> rounds;
@@ -374,16 +464,39 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
       DetachLocked(file_number, &it->second);  // a newer instance takes over
       tables_.erase(it);
     }
+
+    // What the segments start from: a file seen before keeps its own
+    // history (the MultiQueue's hotness, the units held at its close);
+    // otherwise the caller's inherited values, else a seed.
+    const bool known = known_files_.count(file_number) != 0;
+    auto seed_it = seeds_.find(file_number);
+    const InheritedHotness* source = nullptr;
+    if (!known && inherited != nullptr) {
+      source = inherited;
+    } else if (seed_it != seeds_.end()) {
+      source = &seed_it->second;
+    }
+    const bool use_hotness =
+        source != nullptr && source->segments.size() == count;
+    std::vector<int> target(count, initial);
+    if (source != nullptr && source->units.size() == count) {
+      for (uint32_t s = 0; s < count; ++s) {
+        if (source->units[s] >= 0) {
+          target[s] = std::min(source->units[s], max_units);
+        }
+      }
+    }
+
     auto level_it = file_levels_.find(file_number);
     const int level = level_it == file_levels_.end() ? 0 : level_it->second;
     for (uint32_t s = 0; s < count; ++s) {
       // Charge a unit's real allocation, its whole 64-bit words (equal to
       // its encoded size except for legacy units).
-      mq_.Attach(
-          MultiQueue::MakeSegmentId(file_number, s),
-          FilterUnitMemoryBytes(index.segment(s).unit_size), level,
-          use_inherited ? inherited->segments[s] : MultiQueue::Hotness());
+      mq_.Attach(MultiQueue::MakeSegmentId(file_number, s),
+                 FilterUnitMemoryBytes(index.segment(s).unit_size), level,
+                 use_hotness ? source->segments[s] : MultiQueue::Hotness());
     }
+    if (seed_it != seeds_.end()) seeds_.erase(seed_it);  // source is done
     Attached& entry = tables_[file_number];
     entry.groups = groups;
     entry.unit_limit.assign(count, max_units);
@@ -391,14 +504,21 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
     attached_keys_ += index.total_keys();
     UpdateBudgetLocked();
 
+    // Loaded now: up to initial_units (fewer if the target is lower).
     // Unit by unit across segments, so a tight budget gives unit 0 to as
     // many segments as possible before any gets unit 1.
+    std::vector<int> now_units(count);
+    int most = 0;
+    for (uint32_t s = 0; s < count; ++s) {
+      now_units[s] = std::min(target[s], initial);
+      most = std::max(most, now_units[s]);
+    }
     const uint64_t now = Now();
     std::vector<bool> eligible(count, true);
-    for (int u = 0; u < wanted; ++u) {
+    for (int u = 0; u < most; ++u) {
       std::vector<uint32_t> round;
       for (uint32_t s = 0; s < count; ++s) {
-        if (!eligible[s]) continue;
+        if (!eligible[s] || now_units[s] <= u) continue;
         const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
         MultiQueue::Plan plan = mq_.PlanInitialUnits(id, 1, now);
         DropVictimsLocked(plan.victims);
@@ -414,6 +534,15 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
       rounds.push_back(std::move(round));
     }
     if (!rounds.empty()) ++busy_[groups];
+
+    // The rest comes from the background thread as memory allows.
+    for (uint32_t s = 0; s < count; ++s) {
+      const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
+      if (target[s] > mq_.UnitsLoaded(id)) {
+        deficits_[id] = target[s];
+        topup_pending_ = true;
+      }
+    }
   }
 
   for (size_t u = 0; u < rounds.size(); ++u) {
@@ -489,19 +618,64 @@ void MQSchedule::ForgetFile(uint64_t file_number) {
   mq_.Forget(file_number);  // nothing attached is left to release
   known_files_.erase(file_number);
   file_levels_.erase(file_number);
+  seeds_.erase(file_number);
   UpdateBudgetLocked();
 }
 
 bool MQSchedule::GetSegmentHotness(
     uint64_t file_number, std::vector<MultiQueue::Hotness>* hotness) const {
+  InheritedHotness all;
+  if (!GetFileHotness(file_number, &all)) return false;
+  hotness->swap(all.segments);
+  return true;
+}
+
+bool MQSchedule::GetFileHotness(uint64_t file_number,
+                                InheritedHotness* hotness) const {
   MutexLock l(&mu_);
+  auto seed = seeds_.find(file_number);
   auto it = known_files_.find(file_number);
-  if (it == known_files_.end()) return false;
-  hotness->assign(it->second, MultiQueue::Hotness());
-  for (uint32_t s = 0; s < it->second; ++s) {
-    mq_.GetHotness(MultiQueue::MakeSegmentId(file_number, s), &(*hotness)[s]);
+  if (it == known_files_.end()) {
+    if (seed == seeds_.end()) return false;
+    *hotness = seed->second;
+    return true;
+  }
+  const uint32_t count = it->second;
+  const bool attached = tables_.count(file_number) != 0;
+  const bool closed_units =
+      !attached && seed != seeds_.end() && seed->second.units.size() == count;
+  hotness->segments.assign(count, MultiQueue::Hotness());
+  hotness->units.assign(count, -1);
+  for (uint32_t s = 0; s < count; ++s) {
+    const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
+    mq_.GetHotness(id, &hotness->segments[s]);
+    if (attached) {
+      hotness->units[s] = TargetUnitsLocked(id);
+    } else if (closed_units) {
+      hotness->units[s] = seed->second.units[s];
+    }
   }
   return true;
+}
+
+std::vector<int> MQSchedule::UnitsReserved(uint64_t file_number) const {
+  MutexLock l(&mu_);
+  std::vector<int> units;
+  auto it = tables_.find(file_number);
+  if (it == tables_.end()) return units;
+  const uint32_t count = it->second.groups->num_segments();
+  units.resize(count);
+  for (uint32_t s = 0; s < count; ++s) {
+    units[s] = mq_.UnitsLoaded(MultiQueue::MakeSegmentId(file_number, s));
+  }
+  return units;
+}
+
+void MQSchedule::RestoreClock(uint64_t now) {
+  uint64_t current = clock_.load(std::memory_order_relaxed);
+  while (current < now && !clock_.compare_exchange_weak(
+                              current, now, std::memory_order_relaxed)) {
+  }
 }
 
 void MQSchedule::SetFileLevelLocked(uint64_t file_number, int level) {
@@ -527,6 +701,14 @@ void MQSchedule::SetFileLevels(
   MutexLock l(&mu_);
   for (const auto& [file_number, level] : files) {
     SetFileLevelLocked(file_number, level);
+  }
+}
+
+void MQSchedule::ReportFiles(const std::vector<FileReport>& files) {
+  MutexLock l(&mu_);
+  for (const FileReport& f : files) {
+    SetFileLevelLocked(f.number, f.level);
+    if (f.hotness != nullptr) SeedLocked(f.number, *f.hotness);
   }
 }
 
@@ -633,10 +815,17 @@ void MQSchedule::GetMemory(uint64_t* installed_bytes,
 }
 
 void MQSchedule::WaitIdle() {
-  while (ProcessRecords() > 0) {
+  // Every pass also runs pending top-ups (their loads finish within it).
+  // Top-ups wait for tables with loads in flight, hence the outer loop.
+  for (;;) {
+    while (ProcessRecords() > 0) {
+    }
+    MutexLock l(&mu_);
+    while (loads_outstanding_ > 0) loads_done_.Wait();
+    if (!topup_pending_) return;
+    // A table's opening loads are ending (busy, nothing outstanding).
+    if (!busy_.empty()) loads_done_.Wait();
   }
-  MutexLock l(&mu_);
-  while (loads_outstanding_ > 0) loads_done_.Wait();
 }
 
 void MQSchedule::TEST_Pause(bool paused) {

@@ -42,6 +42,7 @@
 #include "port/port.h"
 #include "port/thread_annotations.h"
 #include "util/epoch.h"
+#include "util/hotness_inheritance.h"
 #include "util/multi_queue.h"
 
 namespace leveldb {
@@ -50,12 +51,6 @@ class Logger;
 class TableFilterGroups;
 struct IoStats;
 struct UnitBuffer;
-
-// Hotness a table's segments start with (one entry per segment), e.g.
-// inherited from the inputs of the compaction that wrote the table.
-struct InheritedHotness {
-  std::vector<MultiQueue::Hotness> segments;
-};
 
 struct MQScheduleOptions {
   ElasticFilterOptions elastic;
@@ -110,11 +105,16 @@ class MQSchedule {
   EpochDomain* epoch() { return &epoch_; }
 
   // Registers an open elastic table. Every segment joins the MultiQueue
-  // with `inherited` hotness if given (one entry per segment), else the
-  // hotness kept from an earlier open of the same file, else none. Then up
-  // to `initial_units` units per segment are reserved (as the budget
-  // allows) and loaded in the calling thread: when every segment got unit
-  // u, the unit-u region comes in one sequential read. A file attached
+  // with the hotness kept from an earlier open of the same file, else
+  // `inherited` (one entry per segment), else the hotness seeded with
+  // SeedFileHotness, else none. Each segment gets a unit target: the units
+  // it held when the file was last closed, else the inherited or seeded
+  // target, else `initial_units`. Up to min(target, initial_units) units
+  // are reserved (as the budget allows) and loaded in the calling thread:
+  // when every segment got unit u, the unit-u region comes in one
+  // sequential read. Units still missing to reach a target are loaded
+  // later by the background thread, from free memory only, hottest
+  // segments first (a "top-up": it never evicts anything). A file attached
   // through another TableFilterGroups is taken over by this one. `groups`
   // must stay valid until DetachTable(file_number, groups) returns.
   Status AttachTable(uint64_t file_number, TableFilterGroups* groups,
@@ -131,11 +131,35 @@ class MQSchedule {
   // drops units of a table still attached).
   void ForgetFile(uint64_t file_number) LOCKS_EXCLUDED(mu_);
 
-  // Hotness of every segment of a file attached now or earlier (for
-  // inheritance). False if the file is unknown.
+  // Hotness of every segment of a file attached now or earlier, or seeded
+  // and not attached yet (for inheritance). False if the file is unknown.
   bool GetSegmentHotness(uint64_t file_number,
                          std::vector<MultiQueue::Hotness>* hotness) const
       LOCKS_EXCLUDED(mu_);
+
+  // The same with unit targets (for inheritance and checkpoints): for an
+  // attached segment the units it holds, or the target it is still being
+  // topped up to if larger; for a closed table the units its segments held
+  // when it closed; for a seeded file its seed. False if the file is
+  // unknown.
+  bool GetFileHotness(uint64_t file_number, InheritedHotness* hotness) const
+      LOCKS_EXCLUDED(mu_);
+
+  // Hotness (and unit targets) for a file that has not been attached yet,
+  // e.g. recorded in the MANIFEST or inherited by a compaction output; its
+  // table uses it when it opens. Ignored for a file attached now or
+  // earlier, or already seeded. ForgetFile drops it.
+  void SeedFileHotness(uint64_t file_number, const InheritedHotness& hotness)
+      LOCKS_EXCLUDED(mu_);
+
+  // Units reserved now by each segment of an attached file (installed ones
+  // plus loads in flight; equal after WaitIdle). Empty if not attached.
+  std::vector<int> UnitsReserved(uint64_t file_number) const
+      LOCKS_EXCLUDED(mu_);
+
+  // Moves the logical clock forward to `now` if it is behind (the clock
+  // continues from a previous run; it never goes back).
+  void RestoreClock(uint64_t now);
 
   // Tags the file's segments with an LSM level (for the statistics). The
   // level is remembered for a file not attached yet, so its segments get
@@ -146,6 +170,17 @@ class MQSchedule {
   // (file number, level). Files whose level is unchanged cost one lookup.
   void SetFileLevels(const std::vector<std::pair<uint64_t, int>>& files)
       LOCKS_EXCLUDED(mu_);
+
+  // One live file of the LSM tree: its level and, if known, its recorded
+  // hotness (valid during the call only).
+  struct FileReport {
+    uint64_t number;
+    int level;
+    const InheritedHotness* hotness;  // may be null
+  };
+  // SetFileLevels and SeedFileHotness for many files in one critical
+  // section; a file already known or seeded costs lookups only.
+  void ReportFiles(const std::vector<FileReport>& files) LOCKS_EXCLUDED(mu_);
 
   Stats GetStats() const LOCKS_EXCLUDED(mu_);
   // Text of the "leveldb.elasticbf" property.
@@ -230,9 +265,20 @@ class MQSchedule {
   // Records a file's level and retags its known segments.
   void SetFileLevelLocked(uint64_t file_number, int level)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Drops a table's units and takes its segments out of the MultiQueue.
+  // Drops a table's units and takes its segments out of the MultiQueue,
+  // remembering the units each held as its target for the next open.
   void DetachLocked(uint64_t file_number, Attached* entry)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Seeds a file not known yet (no-op otherwise).
+  void SeedLocked(uint64_t file_number, const InheritedHotness& hotness)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // When top-ups are pending: reserves units for segments below their
+  // target, from free memory only, hottest first, one unit per segment per
+  // round; appends the loads.
+  void PlanTopUpsLocked(std::vector<Load>* loads) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The units a segment of an attached table should be counted with: the
+  // units it holds, or its pending target if larger.
+  int TargetUnitsLocked(SegmentId id) const EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Installs a finished read, or rolls the reservation back. A failure is
   // logged unless `log_failure` is false (the caller reported it).
   void FinishLoadLocked(uint64_t file_number, TableFilterGroups* groups,
@@ -269,6 +315,14 @@ class MQSchedule {
   std::unordered_map<uint64_t, uint32_t> known_files_ GUARDED_BY(mu_);
   // LSM level of every file the DB told us about (until forgotten).
   std::unordered_map<uint64_t, int> file_levels_ GUARDED_BY(mu_);
+  // Files not attached now: hotness and unit targets for their next attach
+  // (seeded files not known yet), or only the units their segments held
+  // when they closed (closed files; the MultiQueue keeps their hotness).
+  std::unordered_map<uint64_t, InheritedHotness> seeds_ GUARDED_BY(mu_);
+  // Attached segments below their unit target: the target.
+  std::unordered_map<SegmentId, int> deficits_ GUARDED_BY(mu_);
+  // Memory may have been freed, or deficits added, since the last top-up.
+  bool topup_pending_ GUARDED_BY(mu_) = false;
   // Loads in flight per TableFilterGroups instance.
   std::unordered_map<const TableFilterGroups*, int> busy_ GUARDED_BY(mu_);
   // Planned loads not finished yet (queued or reading).

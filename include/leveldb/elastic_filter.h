@@ -33,12 +33,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "leveldb/export.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/status.h"
 
 namespace leveldb {
+
+struct Options;
 
 struct LEVELDB_EXPORT ElasticFilterOptions {
   // Bits per key of each filter unit, in [1, 32]. Default 4 (a unit alone
@@ -82,14 +85,20 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
 
   // Units loaded when a table is opened and its segments have no recorded
   // hotness, in [0, units_per_segment]. Default 1. 0 means new tables start
-  // with no filter in memory until they are accessed.
+  // with no filter in memory until they are accessed. Segments with a unit
+  // target (inherited or recorded hotness) load at most this many when the
+  // table opens, and the rest in the background as memory allows.
   int initial_units = 1;
 
-  // When true (the default), segments written by a compaction are meant to
-  // start with the mean hotness of the input segments whose key ranges
-  // overlap them, so hot data keeps its filters across compactions. When
-  // false they start cold. (The DB does not apply it yet: new tables start
-  // with initial_units.)
+  // When true (the default), segments written by a compaction start with
+  // the mean hotness of the input segments whose key ranges overlap them
+  // (and about the units those held), so hot data keeps its filters across
+  // compactions; and hotness survives a reopen: it is recorded in the
+  // MANIFEST (with every compaction, periodically, and at close). Such a
+  // MANIFEST needs StripElasticMetadata() before stock LevelDB opens it.
+  // When false, new tables and reopened databases start cold and the
+  // MANIFEST keeps LevelDB 1.23's records only (recorded hotness is dropped
+  // when the MANIFEST is next rewritten, i.e. at the next open).
   bool inherit_hotness = true;
 };
 
@@ -108,6 +117,19 @@ ValidateElasticFilterOptions(const ElasticFilterOptions& options);
 // result and must delete it after every database using it has been closed.
 LEVELDB_EXPORT const FilterPolicy* NewElasticFilterPolicy(
     const ElasticFilterOptions& options);
+
+// Hands a database back to stock LevelDB 1.23, which reports ElasticBF's
+// MANIFEST records (segment hotness, logical clock) as corruption: rewrites
+// the MANIFEST of the closed database `dbname` as a snapshot holding only
+// LevelDB 1.23's records, switches CURRENT to it and removes the old one.
+// Tables, logs and data are untouched (elastic tables are valid 1.23
+// tables). A database without such records is left as it is. Only
+// options.env, options.comparator (the database's) and options.info_log
+// are used. Fails (without changing anything) if the database is open, or
+// missing, or its MANIFEST is corrupt. The hotness is lost: the next open
+// with ElasticBF starts cold. Also `leveldbutil strip-elastic DBDIR`.
+LEVELDB_EXPORT Status StripElasticMetadata(const std::string& dbname,
+                                           const Options& options);
 
 }  // namespace leveldb
 

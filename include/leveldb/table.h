@@ -6,6 +6,8 @@
 #define STORAGE_LEVELDB_INCLUDE_TABLE_H_
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "leveldb/export.h"
 #include "leveldb/iterator.h"
@@ -82,6 +84,13 @@ class LEVELDB_EXPORT Table {
   // table without filter groups. Call once; the destructor detaches.
   Status AttachElastic(MQSchedule* mqs, uint64_t file_number,
                        const InheritedHotness* inherited);
+
+  // ElasticBF: for each segment, in order, the index key (a separator, no
+  // smaller than every key of the block) of its last data block: an upper
+  // bound of the segment's keys and a lower bound of the next segment's.
+  // Empty for a table without filter groups; an entry stays empty for a
+  // segment that holds no block. Corruption if the index cannot be read.
+  Status ElasticSegmentBounds(std::vector<std::string>* bounds) const;
 
   void ReadMeta(const Footer& footer);
   void ReadFilter(const Slice& filter_handle_value);

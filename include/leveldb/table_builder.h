@@ -22,6 +22,7 @@ namespace leveldb {
 
 class BlockBuilder;
 class BlockHandle;
+class ElasticTableBuilderAccess;
 class WritableFile;
 
 class LEVELDB_EXPORT TableBuilder {
@@ -71,6 +72,9 @@ class LEVELDB_EXPORT TableBuilder {
   uint64_t FileSize() const;
 
  private:
+  // Internal: lets the DB read what the ElasticBF builder recorded.
+  friend class ElasticTableBuilderAccess;
+
   bool ok() const { return status().ok(); }
   void WriteBlock(BlockBuilder* block, BlockHandle* handle);
   void WriteRawBlock(const Slice& data, CompressionType, BlockHandle* handle);
