@@ -164,6 +164,7 @@ void MQSchedule::BackgroundLoop() {
       if (shutting_down_) return;
     }
     wake_requested_.store(false, std::memory_order_release);
+    MutexLock pass(&pass_mu_);
     if (paused_.load(std::memory_order_acquire)) continue;
     size_t total = 0;
     size_t batch;
@@ -830,6 +831,8 @@ void MQSchedule::WaitIdle() {
 
 void MQSchedule::TEST_Pause(bool paused) {
   paused_.store(paused, std::memory_order_release);
+  // Wait out a pass that started before the flag was set.
+  MutexLock wait_for_pass(&pass_mu_);
 }
 
 bool MQSchedule::TEST_CheckInvariants(std::string* error) const {

@@ -306,6 +306,9 @@ class MQSchedule {
   const size_t wake_threshold_;
   std::atomic<bool> wake_requested_{false};
   std::atomic<bool> paused_{false};
+  // Held by the background thread for each processing pass, so that
+  // TEST_Pause(true) returns only once no pass is running.
+  port::Mutex pass_mu_;
 
   mutable port::Mutex mu_;
   port::CondVar loads_done_;  // signalled when a load ends
