@@ -815,7 +815,7 @@ void VersionSet::ReportFileLevels(const Version* v) const {
           f->number, level, keeps_hotness_ ? f->hotness.get() : nullptr});
     }
   }
-  if (!files.empty()) elastic_->ReportFiles(files);
+  elastic_->ReportFiles(files);
 }
 
 Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {

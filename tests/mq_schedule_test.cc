@@ -240,6 +240,66 @@ TEST_F(MQScheduleTest, BudgetFollowsTheKeysOfAttachedTables) {
   EXPECT_EQ(0u, budget);
 }
 
+TEST_F(MQScheduleTest, CompactedAwayTablesGiveUpUnitsAndBudgetAtOnce) {
+  MakeTables(3, 3000);
+  MQScheduleOptions o = Opts(0, 0, false);
+  o.elastic.memory_bits_per_key = 8;  // two 4-bit units per key
+  MQSchedule mqs(o);
+  ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/2).ok());
+  ASSERT_TRUE(Attach(&mqs, 1, /*initial=*/2).ok());
+  const uint64_t keys0 = tables_[0]->index.total_keys();
+  const uint64_t keys1 = tables_[1]->index.total_keys();
+  std::vector<MQSchedule::FileReport> live = {{FileNumber(0), 1, nullptr},
+                                              {FileNumber(1), 1, nullptr}};
+  mqs.ReportFiles(live);
+  uint64_t used, budget;
+  mqs.GetMemory(&used, &budget);
+  EXPECT_EQ(keys0 + keys1, budget);
+  EXPECT_GT(tables_[1]->groups->LoadedCount(0), 0);
+
+  // Table 2 is being written by a compaction: attached before any version
+  // names it, it must not be taken for a retired file.
+  ASSERT_TRUE(Attach(&mqs, 2, /*initial=*/1).ok());
+  // A compaction replaced table 1 by table 2; table 1 is still open (an old
+  // version holds it) but leaves the live set.
+  live = {{FileNumber(0), 1, nullptr}, {FileNumber(2), 2, nullptr}};
+  mqs.ReportFiles(live);
+  mqs.WaitIdle();
+  for (uint32_t s = 0; s < tables_[1]->index.num_segments(); ++s) {
+    EXPECT_EQ(0, tables_[1]->groups->LoadedCount(s));
+  }
+  EXPECT_GT(tables_[2]->groups->LoadedCount(0), 0);
+  mqs.GetMemory(&used, &budget);
+  EXPECT_EQ(keys0 + tables_[2]->index.total_keys(), budget);
+  EXPECT_LE(used, budget);
+  EXPECT_TRUE(mqs.UnitsReserved(FileNumber(1)).empty());
+  // Its hotness stays readable until the file is deleted.
+  std::vector<MultiQueue::Hotness> hot;
+  EXPECT_TRUE(mqs.GetSegmentHotness(FileNumber(1), &hot));
+  ExpectInvariants(mqs);
+
+  // Reopened for the old version, it serves without units; closing that
+  // instance changes nothing.
+  ASSERT_TRUE(Attach(&mqs, 1, /*initial=*/2).ok());
+  mqs.WaitIdle();
+  EXPECT_EQ(0, tables_[1]->groups->LoadedCount(0));
+  mqs.DetachTable(FileNumber(1), tables_[1]->groups.get());
+  mqs.GetMemory(&used, &budget);
+  EXPECT_EQ(keys0 + tables_[2]->index.total_keys(), budget);
+  mqs.ForgetFile(FileNumber(1));
+  EXPECT_FALSE(mqs.GetSegmentHotness(FileNumber(1), &hot));
+  ExpectInvariants(mqs);
+
+  // Every file gone from the live set: nothing keeps units.
+  mqs.ReportFiles({});
+  mqs.GetMemory(&used, &budget);
+  EXPECT_EQ(0u, used);
+  EXPECT_EQ(0u, budget);
+  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+  mqs.DetachTable(FileNumber(2), tables_[2]->groups.get());
+  ExpectInvariants(mqs);
+}
+
 TEST_F(MQScheduleTest, HotnessSurvivesCloseAndIsForgottenWithTheFile) {
   MakeTables(1, 3000);
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));

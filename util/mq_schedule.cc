@@ -459,6 +459,9 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
   std::vector<std::vector<uint32_t>> rounds;
   {
     MutexLock l(&mu_);
+    // A compacted-away table reopened for an old version serves its
+    // readers without units ("maybe"): the budget is for live tables.
+    if (retired_files_.count(file_number) != 0) return Status::OK();
     auto it = tables_.find(file_number);
     if (it != tables_.end()) {
       if (it->second.groups == groups) return Status::OK();
@@ -617,6 +620,8 @@ void MQSchedule::ForgetFile(uint64_t file_number) {
     tables_.erase(it);
   }
   mq_.Forget(file_number);  // nothing attached is left to release
+  retired_files_.erase(file_number);
+  live_files_.erase(file_number);
   known_files_.erase(file_number);
   file_levels_.erase(file_number);
   seeds_.erase(file_number);
@@ -706,11 +711,29 @@ void MQSchedule::SetFileLevels(
 }
 
 void MQSchedule::ReportFiles(const std::vector<FileReport>& files) {
+  std::unordered_set<uint64_t> live;
+  live.reserve(files.size());
+  for (const FileReport& f : files) live.insert(f.number);
   MutexLock l(&mu_);
   for (const FileReport& f : files) {
     SetFileLevelLocked(f.number, f.level);
     if (f.hotness != nullptr) SeedLocked(f.number, *f.hotness);
   }
+  // Only files seen live before can retire: a table a compaction is still
+  // writing is attached before its version reports it.
+  for (uint64_t number : live_files_) {
+    if (live.count(number) == 0) RetireLocked(number);
+  }
+  live_files_.swap(live);
+  UpdateBudgetLocked();
+}
+
+void MQSchedule::RetireLocked(uint64_t file_number) {
+  retired_files_.insert(file_number);
+  auto it = tables_.find(file_number);
+  if (it == tables_.end()) return;
+  DetachLocked(file_number, &it->second);
+  tables_.erase(it);
 }
 
 MQSchedule::Stats MQSchedule::GetStats() const {

@@ -34,6 +34,7 @@
 #include <string>
 #include <thread>  // NOLINT
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -178,8 +179,13 @@ class MQSchedule {
     int level;
     const InheritedHotness* hotness;  // may be null
   };
-  // SetFileLevels and SeedFileHotness for many files in one critical
-  // section; a file already known or seeded costs lookups only.
+  // The complete set of live files, reported whenever the DB installs a
+  // new version: SetFileLevels and SeedFileHotness for each (one critical
+  // section; a file already known or seeded costs lookups only). A file
+  // that was live in an earlier report and is missing from this one has
+  // been compacted away: its units are dropped at once, so the budget
+  // serves only live tables, even while an old version keeps the table
+  // open. Its hotness stays (for inheritance) until ForgetFile.
   void ReportFiles(const std::vector<FileReport>& files) LOCKS_EXCLUDED(mu_);
 
   Stats GetStats() const LOCKS_EXCLUDED(mu_);
@@ -269,6 +275,8 @@ class MQSchedule {
   // remembering the units each held as its target for the next open.
   void DetachLocked(uint64_t file_number, Attached* entry)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A file left the live set: drops its units for good.
+  void RetireLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Seeds a file not known yet (no-op otherwise).
   void SeedLocked(uint64_t file_number, const InheritedHotness& hotness)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -318,6 +326,11 @@ class MQSchedule {
   std::unordered_map<uint64_t, uint32_t> known_files_ GUARDED_BY(mu_);
   // LSM level of every file the DB told us about (until forgotten).
   std::unordered_map<uint64_t, int> file_levels_ GUARDED_BY(mu_);
+  // The live files of the last ReportFiles.
+  std::unordered_set<uint64_t> live_files_ GUARDED_BY(mu_);
+  // Files that left the live set and are not deleted yet: they never get
+  // units again (ForgetFile ends this).
+  std::unordered_set<uint64_t> retired_files_ GUARDED_BY(mu_);
   // Files not attached now: hotness and unit targets for their next attach
   // (seeded files not known yet), or only the units their segments held
   // when they closed (closed files; the MultiQueue keeps their hotness).
