@@ -39,7 +39,8 @@ const std::set<std::string>& ElasticKeys() {
                                              "leveldb.bf_memory_budget_bytes",
                                              "leveldb.bf_segment_bytes",
                                              "leveldb.bf_lifetime",
-                                             "leveldb.bf_initial_units"};
+                                             "leveldb.bf_initial_units",
+                                             "leveldb.bf_inherit_hotness"};
   return keys;
 }
 
@@ -107,6 +108,10 @@ leveldb::Status ParseElastic(const Properties& props, EngineSpec* spec) {
     s = props.GetInt("leveldb.bf_initial_units", spec->bf_initial_units,
                      INT32_MIN, INT32_MAX, &spec->bf_initial_units);
   }
+  if (s.ok()) {
+    s = props.GetBool("leveldb.bf_inherit_hotness", spec->bf_inherit_hotness,
+                      &spec->bf_inherit_hotness);
+  }
   return s;
 }
 
@@ -168,6 +173,7 @@ leveldb::ElasticFilterOptions ElasticOptions(const EngineSpec& spec) {
   options.segment_bytes = static_cast<size_t>(spec.bf_segment_bytes);
   options.lifetime = static_cast<uint64_t>(spec.bf_lifetime);
   options.initial_units = static_cast<int>(spec.bf_initial_units);
+  options.inherit_hotness = spec.bf_inherit_hotness;
   return options;
 }
 #endif

@@ -35,6 +35,7 @@ struct EngineSpec {
   int64_t bf_segment_bytes = 0;
   int64_t bf_lifetime = 0;
   int64_t bf_initial_units = 1;
+  bool bf_inherit_hotness = true;
   int64_t bloom_bits = -1;        // leveldb.bloom_bits; < 0: no filter
   bool direct_io = false;         // leveldb.direct_io
   bool fill_cache = true;         // leveldb.fill_cache (ReadOptions)

@@ -1,5 +1,6 @@
 #include "runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "../proc_io.h"
 #include "client.h"
 
 namespace ycsb {
@@ -16,6 +18,16 @@ namespace ycsb {
 namespace {
 
 using ClientList = std::vector<std::unique_ptr<Client>>;
+
+// Counters between two snapshots; invalid if either is.
+proc_io::Snapshot IoBetween(const proc_io::Snapshot& before,
+                            const proc_io::Snapshot& after) {
+  proc_io::Snapshot d;
+  d.valid = before.valid && after.valid;
+  d.syscr = proc_io::Delta(before.syscr, after.syscr);
+  d.read_bytes = proc_io::Delta(before.read_bytes, after.read_bytes);
+  return d;
+}
 
 // Prints progress of a running phase from its own thread until Stop().
 class ProgressMonitor {
@@ -102,17 +114,44 @@ void RunPhase(const std::string& name, uint64_t total_operations, int phase,
     clients.push_back(std::make_unique<Client>(workload, database, phase, i));
   }
   database->ResetIoStats();
+  const uint64_t snapshot_cost = proc_io::SnapshotOverhead();
+  std::vector<proc_io::Snapshot> client_io(threads);
+  const proc_io::Snapshot process_before = proc_io::Process();
   const uint64_t start = NowNanos();
   {
     ProgressMonitor monitor(name, total_operations, &clients,
                             workload->spec().status_interval, options.progress);
     std::vector<std::thread> workers;
     for (int i = 0; i < threads; ++i) {
-      workers.emplace_back([&body, &clients, i] { body(clients[i].get(), i); });
+      workers.emplace_back([&body, &clients, &client_io, i] {
+        const proc_io::Snapshot before = proc_io::Thread();
+        body(clients[i].get(), i);
+        client_io[i] = IoBetween(before, proc_io::Thread());
+      });
     }
     for (std::thread& worker : workers) worker.join();
   }
+  const proc_io::Snapshot process =
+      IoBetween(process_before, proc_io::Process());
   *result = PhaseResult();
+  result->io_valid = process.valid;
+  uint64_t client_bytes = 0;
+  for (const proc_io::Snapshot& io : client_io) {
+    result->io_valid = result->io_valid && io.valid;
+    const uint64_t own = std::min(io.syscr, snapshot_cost);
+    result->client_read_syscalls += io.syscr - own;
+    client_bytes += io.read_bytes;
+  }
+  if (result->io_valid) {
+    // The process count also holds the client threads' and the snapshots'.
+    const uint64_t foreground =
+        result->client_read_syscalls + snapshot_cost * (threads + 1);
+    result->background_read_syscalls =
+        process.syscr > foreground ? process.syscr - foreground : 0;
+    result->background_read_bytes = process.read_bytes > client_bytes
+                                        ? process.read_bytes - client_bytes
+                                        : 0;
+  }
   result->name = name;
   result->threads = threads;
   result->seconds = static_cast<double>(NowNanos() - start) / 1e9;
@@ -207,6 +246,23 @@ std::string FormatReport(const PhaseResult& result) {
   }
   if (!result.stats.first_error().empty()) {
     report += "first error: " + result.stats.first_error() + "\n";
+  }
+  if (result.io_valid) {
+    const uint64_t gets = result.stats.op(kRead).latency.count() +
+                          result.stats.op(kReadAbsent).latency.count() +
+                          result.stats.op(kReadModifyWrite).latency.count();
+    std::snprintf(
+        line, sizeof(line),
+        "client read syscalls: %llu (%.4f per Get over %llu Gets); "
+        "background: %llu read syscalls, %.1f MB from storage\n",
+        static_cast<unsigned long long>(result.client_read_syscalls),
+        gets == 0 ? 0.0
+                  : static_cast<double>(result.client_read_syscalls) /
+                        static_cast<double>(gets),
+        static_cast<unsigned long long>(gets),
+        static_cast<unsigned long long>(result.background_read_syscalls),
+        static_cast<double>(result.background_read_bytes) / 1e6);
+    report += line;
   }
   report += result.engine_stats;
   return report;

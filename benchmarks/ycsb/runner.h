@@ -20,6 +20,14 @@ struct PhaseResult {
   PhaseStats stats;
   // The database's statistics properties after the phase (fork only).
   std::string engine_stats;
+  // Read system calls (Linux task I/O accounting) of the client threads
+  // during the phase, i.e. the storage reads the operations themselves
+  // issued, and of the rest of the process (compactions, ElasticBF's
+  // loads). io_valid is false where the kernel does not account them.
+  bool io_valid = false;
+  uint64_t client_read_syscalls = 0;
+  uint64_t background_read_syscalls = 0;
+  uint64_t background_read_bytes = 0;
 };
 
 struct PhaseOptions {
