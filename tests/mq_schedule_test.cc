@@ -146,6 +146,41 @@ TEST_F(MQScheduleTest, HotSegmentsGainUnitsAndExpiredOnesGiveThemUp) {
   EXPECT_EQ(0u, mqs.GetStats().installed_bytes);
 }
 
+TEST_F(MQScheduleTest, NewSegmentsWithoutHistoryAreNotExpiredAtOnce) {
+  MakeTables(2, 3000);
+  const uint32_t count0 = tables_[0]->index.num_segments();
+  uint64_t unit_bytes = 0;  // the first unit of every segment of table 0
+  for (uint32_t s = 0; s < count0; ++s) {
+    unit_bytes += FilterUnitMemoryBytes(tables_[0]->index.segment(s).unit_size);
+  }
+  MQSchedule mqs(Opts(unit_bytes, /*lifetime=*/10, /*background=*/false));
+  mqs.TEST_SetClock(1000);  // long after the start
+  // Table 0 opens (a flush, say) with one unit per segment and no history.
+  ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/1).ok());
+  mqs.WaitIdle();
+  for (uint32_t s = 0; s < count0; ++s) {
+    ASSERT_EQ(1, tables_[0]->groups->LoadedCount(s));
+  }
+  // A hot segment of table 1 asks for units within the newcomer's first
+  // lifetime: nothing of table 0 is expired, so nothing is taken.
+  ASSERT_TRUE(Attach(&mqs, 1, /*initial=*/0).ok());
+  mqs.TEST_SetClock(1005);
+  mqs.RecordAccess(Seg(1, 0), /*absent=*/true);
+  mqs.WaitIdle();
+  EXPECT_EQ(0, tables_[1]->groups->LoadedCount(0));
+  for (uint32_t s = 0; s < count0; ++s) {
+    EXPECT_EQ(1, tables_[0]->groups->LoadedCount(s));
+  }
+  // A lifetime later, still never probed: now they are cold and give way.
+  mqs.TEST_SetClock(1100);
+  mqs.RecordAccess(Seg(1, 0), /*absent=*/true);
+  mqs.WaitIdle();
+  EXPECT_EQ(1, tables_[1]->groups->LoadedCount(0));
+  ExpectInvariants(mqs);
+  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+  mqs.DetachTable(FileNumber(1), tables_[1]->groups.get());
+}
+
 TEST_F(MQScheduleTest, InitialUnitsComeInOneSequentialReadPerUnit) {
   MakeTables(2, 3000);
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));

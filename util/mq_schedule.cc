@@ -493,12 +493,17 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
 
     auto level_it = file_levels_.find(file_number);
     const int level = level_it == file_levels_.end() ? 0 : level_it->second;
+    // A segment with no history counts as accessed when it opens: it has
+    // not had a lifetime to prove itself cold, and would otherwise be
+    // every hot segment's first victim (its f is 0) right after a flush.
+    MultiQueue::Hotness fresh;
+    fresh.last_access = Now();
     for (uint32_t s = 0; s < count; ++s) {
       // Charge a unit's real allocation, its whole 64-bit words (equal to
       // its encoded size except for legacy units).
       mq_.Attach(MultiQueue::MakeSegmentId(file_number, s),
                  FilterUnitMemoryBytes(index.segment(s).unit_size), level,
-                 use_hotness ? source->segments[s] : MultiQueue::Hotness());
+                 use_hotness ? source->segments[s] : fresh);
     }
     if (seed_it != seeds_.end()) seeds_.erase(seed_it);  // source is done
     Attached& entry = tables_[file_number];
