@@ -27,6 +27,7 @@
 #include "leveldb/write_batch.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
+#include "tests/db_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/mutexlock.h"
 #include "util/random.h"
@@ -99,32 +100,19 @@ bool ParseKey(const Slice& k, int* writer, int* pair, char* side) {
          std::sscanf(s.c_str(), "w%d-p%d-%c", writer, pair, side) == 3;
 }
 
-class ConcurrencyTest : public ::testing::Test {
+class ConcurrencyTest : public test::DBTestBase<::testing::Test> {
  protected:
-  ConcurrencyTest()
-      : env_(Env::Default()), dbname_(test::NewTempDir(env_, "concurrency")) {}
-
-  ~ConcurrencyTest() override {
-    delete db_;
-    DestroyDB(dbname_, Options());
-    test::RemoveDirRecursively(env_, dbname_);
-  }
+  ConcurrencyTest() : DBTestBase("concurrency") {}
 
   Options MakeOptions() const {
-    Options options;
-    options.env = env_;
-    options.create_if_missing = true;
+    Options options = DefaultOptions();
     options.write_buffer_size = 64 * 1024;  // flushes all the time
     options.max_file_size = 64 * 1024;      // many tables, real compactions
     return options;
   }
 
-  void Open() {
-    delete db_;
-    db_ = nullptr;
-    Status s = DB::Open(MakeOptions(), dbname_, &db_);
-    ASSERT_TRUE(s.ok()) << s.ToString();
-  }
+  // Closes the DB, if open, and opens it again with MakeOptions().
+  void Open() { DBTestBase::Open(MakeOptions()); }
 
   // Reads the whole DB through one iterator (one snapshot) and checks it:
   // every key well-formed, every value valid, both halves of every pair
@@ -189,9 +177,6 @@ class ConcurrencyTest : public ::testing::Test {
     if (seen != nullptr) *seen = std::move(values);
   }
 
-  Env* const env_;
-  const std::string dbname_;
-  DB* db_ = nullptr;
   ErrorLog errors_;
 };
 

@@ -1,6 +1,7 @@
-// A fixture for tests that open a whole database, run once on the default
-// (POSIX) Env and once on an in-memory Env, with the small accessors such
-// tests keep needing.
+// Fixtures for tests that open a whole database: DBTestBase owns the Env,
+// a fresh directory and the open DB, with the small accessors such tests
+// keep needing; DBFixture runs each test once on the default (POSIX) Env and
+// once on an in-memory Env.
 #ifndef STORAGE_LEVELDB_TESTS_DB_TEST_HELPERS_H_
 #define STORAGE_LEVELDB_TESTS_DB_TEST_HELPERS_H_
 
@@ -8,7 +9,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/db_impl.h"
@@ -17,6 +20,7 @@
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
+#include "leveldb/filter_policy.h"
 #include "leveldb/helpers/memenv.h"
 #include "leveldb/options.h"
 #include "tests/test_util.h"
@@ -38,12 +42,34 @@ inline std::string Key(int i) {
   return buf;
 }
 
-// Owns the Env picked by the test parameter, a fresh database directory
-// (removed at the end) and the open DB, if any.
-class DBFixture : public testing::TestWithParam<EnvKind> {
+// The (number, name) of each file of type `wanted` in `dir`, ascending by
+// number. Returns the status of listing the directory.
+inline Status ListFilesOfType(
+    Env* env, const std::string& dir, FileType wanted,
+    std::vector<std::pair<uint64_t, std::string>>* out) {
+  out->clear();
+  std::vector<std::string> children;
+  Status s = env->GetChildren(dir, &children);
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    if (ParseFileName(child, &number, &type) && type == wanted) {
+      out->emplace_back(number, child);
+    }
+  }
+  std::sort(out->begin(), out->end());
+  return s;
+}
+
+// Owns an Env (Env::Default(), or a private in-memory one), a fresh database
+// directory in it (destroyed and removed at the end) and the DB open there,
+// if any. `Base` is the GoogleTest class to derive from: testing::Test, or
+// testing::TestWithParam<...> for parameterized fixtures.
+template <typename Base>
+class DBTestBase : public Base {
  protected:
-  explicit DBFixture(const std::string& tag) {
-    if (GetParam() == EnvKind::kMemory) {
+  explicit DBTestBase(const std::string& tag, bool in_memory = false) {
+    if (in_memory) {
       mem_env_.reset(NewMemEnv(Env::Default()));
       env_ = mem_env_.get();
     } else {
@@ -53,7 +79,7 @@ class DBFixture : public testing::TestWithParam<EnvKind> {
     last_options_ = DefaultOptions();
   }
 
-  ~DBFixture() override {
+  ~DBTestBase() override {
     Close();
     DestroyDB(dbname_, DefaultOptions());
     RemoveDirRecursively(env_, dbname_);
@@ -66,13 +92,22 @@ class DBFixture : public testing::TestWithParam<EnvKind> {
     return o;
   }
 
-  // Closes the open DB, if any, and opens dbname_ with `o`.
-  Status TryOpen(const Options& o) {
+  // Keeps `policy` alive until the fixture is destroyed and returns it.
+  const FilterPolicy* KeepPolicy(const FilterPolicy* policy) {
+    policies_.emplace_back(policy);
+    return policy;
+  }
+
+  // Closes the open DB, if any, and opens `dir` (default: dbname_) with `o`.
+  Status TryOpen(const Options& o, const std::string& dir = "") {
     Close();
     last_options_ = o;
-    return DB::Open(o, dbname_, &db_);
+    return DB::Open(o, dir.empty() ? dbname_ : dir, &db_);
   }
-  void Open(const Options& o) { ASSERT_TRUE(TryOpen(o).ok()); }
+  void Open(const Options& o) {
+    Status s = TryOpen(o);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
   void Open() { Open(DefaultOptions()); }
   // Opens again with the options of the last open.
   void Reopen() { ASSERT_TRUE(TryOpen(last_options_).ok()); }
@@ -115,19 +150,25 @@ class DBFixture : public testing::TestWithParam<EnvKind> {
     return total;
   }
 
-  // Numbers of the files of type `wanted` in dbname_, ascending.
+  // Numbers of the files of type `wanted` in dbname_, ascending (none when
+  // the directory cannot be listed).
   std::vector<uint64_t> FileNumbers(FileType wanted) {
-    std::vector<std::string> children;
-    env_->GetChildren(dbname_, &children);
+    std::vector<std::pair<uint64_t, std::string>> files;
+    ListFilesOfType(env_, dbname_, wanted, &files);
     std::vector<uint64_t> result;
-    for (const std::string& child : children) {
-      uint64_t number;
-      FileType type;
-      if (ParseFileName(child, &number, &type) && type == wanted) {
-        result.push_back(number);
-      }
-    }
-    std::sort(result.begin(), result.end());
+    for (const auto& file : files) result.push_back(file.first);
+    return result;
+  }
+
+  // Numbers of the table files in `dir` (default: dbname_), which must be
+  // listable.
+  std::set<uint64_t> TableFiles(const std::string& dir = "") {
+    std::vector<std::pair<uint64_t, std::string>> files;
+    EXPECT_TRUE(
+        ListFilesOfType(env_, dir.empty() ? dbname_ : dir, kTableFile, &files)
+            .ok());
+    std::set<uint64_t> result;
+    for (const auto& file : files) result.insert(file.first);
     return result;
   }
 
@@ -136,6 +177,14 @@ class DBFixture : public testing::TestWithParam<EnvKind> {
   std::string dbname_;
   DB* db_ = nullptr;
   Options last_options_;
+  std::vector<std::unique_ptr<const FilterPolicy>> policies_;
+};
+
+// Runs each test on the Env picked by the test parameter.
+class DBFixture : public DBTestBase<testing::TestWithParam<EnvKind>> {
+ protected:
+  explicit DBFixture(const std::string& tag)
+      : DBTestBase(tag, GetParam() == EnvKind::kMemory) {}
 };
 
 }  // namespace test

@@ -18,6 +18,7 @@
 #include "leveldb/options.h"
 #include "leveldb/table_builder.h"
 #include "leveldb/write_batch.h"
+#include "tests/db_test_helpers.h"
 #include "tests/test_util.h"
 
 namespace leveldb {
@@ -43,12 +44,10 @@ class StringSink : public WritableFile {
   int appends_ = 0;
 };
 
-class DumpFileTest : public testing::Test {
+// dbname_ holds hand-made files, and a real database in one test.
+class DumpFileTest : public test::DBTestBase<testing::Test> {
  protected:
-  DumpFileTest() : env_(Env::Default()) {
-    dir_ = test::NewTempDir(env_, "dumpfile");
-  }
-  ~DumpFileTest() override { test::RemoveDirRecursively(env_, dir_); }
+  DumpFileTest() : DBTestBase("dumpfile"), dir_(dbname_) {}
 
   // Writes the given records to `name` in the log format.
   void WriteLogFile(const std::string& name,
@@ -80,21 +79,14 @@ class DumpFileTest : public testing::Test {
 
   // Names of the files of `type` in the directory.
   std::vector<std::string> FilesOfType(FileType wanted) {
-    std::vector<std::string> children;
-    EXPECT_TRUE(env_->GetChildren(dir_, &children).ok());
+    std::vector<std::pair<uint64_t, std::string>> files;
+    EXPECT_TRUE(test::ListFilesOfType(env_, dir_, wanted, &files).ok());
     std::vector<std::string> result;
-    for (const std::string& child : children) {
-      uint64_t number;
-      FileType type;
-      if (ParseFileName(child, &number, &type) && type == wanted) {
-        result.push_back(child);
-      }
-    }
+    for (const auto& file : files) result.push_back(file.second);
     return result;
   }
 
-  Env* const env_;
-  std::string dir_;
+  const std::string dir_;
 };
 
 std::string EncodedBatch(SequenceNumber seq, const WriteBatch& batch) {
@@ -214,14 +206,11 @@ TEST_F(DumpFileTest, MissingFileIsAnError) {
 }
 
 TEST_F(DumpFileTest, RealDatabaseFiles) {
-  Options options;
-  options.create_if_missing = true;
-  DB* db = nullptr;
-  ASSERT_TRUE(DB::Open(options, dir_, &db).ok());
-  ASSERT_TRUE(db->Put(WriteOptions(), "alpha", "one").ok());
-  ASSERT_TRUE(db->Put(WriteOptions(), "beta", "two").ok());
-  ASSERT_TRUE(db->Delete(WriteOptions(), "gamma").ok());
-  delete db;
+  ASSERT_NO_FATAL_FAILURE(Open());
+  ASSERT_TRUE(Put("alpha", "one").ok());
+  ASSERT_TRUE(Put("beta", "two").ok());
+  ASSERT_TRUE(Delete("gamma").ok());
+  Close();
 
   // The writes are still only in the log.
   std::vector<std::string> logs = FilesOfType(kLogFile);
@@ -241,9 +230,9 @@ TEST_F(DumpFileTest, RealDatabaseFiles) {
       << manifest_text;
 
   // Move everything into tables.
-  ASSERT_TRUE(DB::Open(options, dir_, &db).ok());
-  db->CompactRange(nullptr, nullptr);
-  delete db;
+  ASSERT_NO_FATAL_FAILURE(Open());
+  db_->CompactRange(nullptr, nullptr);
+  Close();
   std::vector<std::string> tables = FilesOfType(kTableFile);
   ASSERT_FALSE(tables.empty());
   std::string table_text;

@@ -26,6 +26,7 @@
 #include "leveldb/iterator.h"
 #include "leveldb/write_batch.h"
 #include "table/filter_group.h"
+#include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/mq_schedule.h"
@@ -68,61 +69,25 @@ std::string ValueFor(int i, int generation = 0) {
   return v;
 }
 
-class ElasticDBTest : public testing::Test {
+class ElasticDBTest : public test::DBTestBase<testing::Test> {
  protected:
-  ElasticDBTest() : env_(Env::Default()) {
-    dbname_ = test::NewTempDir(env_, "elastic_db_test");
-  }
+  ElasticDBTest() : DBTestBase("elastic_db_test") {}
 
-  ~ElasticDBTest() override {
-    Close();
-    Options o;
-    o.env = env_;
-    DestroyDB(dbname_, o);
-    test::RemoveDirRecursively(env_, dbname_);
-  }
-
-  Options BaseOptions() const {
-    Options o;
-    o.env = env_;
-    o.create_if_missing = true;
-    return o;
-  }
+  Options BaseOptions() const { return DefaultOptions(); }
 
   // Options with ElasticBF; the policy lives as long as the fixture.
   Options ElasticOptions(const ElasticFilterOptions& eo) {
-    policies_.emplace_back(NewElasticFilterPolicy(eo));
     Options o = BaseOptions();
-    o.filter_policy = policies_.back().get();
+    o.filter_policy = KeepPolicy(NewElasticFilterPolicy(eo));
     return o;
   }
   Options BloomOptions(int bits_per_key) {
-    policies_.emplace_back(NewBloomFilterPolicy(bits_per_key));
     Options o = BaseOptions();
-    o.filter_policy = policies_.back().get();
+    o.filter_policy = KeepPolicy(NewBloomFilterPolicy(bits_per_key));
     return o;
   }
 
-  Status TryOpen(const Options& o) {
-    Close();
-    return DB::Open(o, dbname_, &db_);
-  }
-  void Open(const Options& o) { ASSERT_TRUE(TryOpen(o).ok()); }
-  void Close() {
-    delete db_;
-    db_ = nullptr;
-  }
-
-  DBImpl* dbfull() { return static_cast<DBImpl*>(db_); }
   MQSchedule* mqs() { return dbfull()->TEST_elastic(); }
-
-  std::string Get(const std::string& key) {
-    std::string value;
-    Status s = db_->Get(ReadOptions(), key, &value);
-    if (s.IsNotFound()) return "NOT_FOUND";
-    if (!s.ok()) return s.ToString();
-    return value;
-  }
 
   // Writes PresentKey(i) for i in [begin, end).
   void Fill(int begin, int end, int generation = 0) {
@@ -137,34 +102,20 @@ class ElasticDBTest : public testing::Test {
     ASSERT_TRUE(db_->Write(WriteOptions(), &batch).ok());
   }
 
-  uint64_t IoStat(const std::string& name) {
+  // The counter `name` of the DB property `property`, which must exist.
+  uint64_t PropertyNumber(const std::string& property,
+                          const std::string& name) {
     std::string text;
-    EXPECT_TRUE(db_->GetProperty("leveldb.io-stats", &text));
+    EXPECT_TRUE(db_->GetProperty(property, &text)) << property;
     uint64_t v = 0;
     EXPECT_TRUE(FindNumber(text, name, &v)) << name << " in\n" << text;
     return v;
+  }
+  uint64_t IoStat(const std::string& name) {
+    return PropertyNumber("leveldb.io-stats", name);
   }
   uint64_t ElasticStat(const std::string& name) {
-    std::string text;
-    EXPECT_TRUE(db_->GetProperty("leveldb.elasticbf", &text));
-    uint64_t v = 0;
-    EXPECT_TRUE(FindNumber(text, name, &v)) << name << " in\n" << text;
-    return v;
-  }
-
-  // Numbers of the table files in the directory.
-  std::set<uint64_t> TableFiles() {
-    std::vector<std::string> children;
-    EXPECT_TRUE(env_->GetChildren(dbname_, &children).ok());
-    std::set<uint64_t> tables;
-    for (const std::string& child : children) {
-      uint64_t number;
-      FileType type;
-      if (ParseFileName(child, &number, &type) && type == kTableFile) {
-        tables.insert(number);
-      }
-    }
-    return tables;
+    return PropertyNumber("leveldb.elasticbf", name);
   }
 
   // Compacts every level into the next, so that every table is rewritten
@@ -207,11 +158,6 @@ class ElasticDBTest : public testing::Test {
     }
     return snapshot;
   }
-
-  Env* const env_;
-  std::string dbname_;
-  DB* db_ = nullptr;
-  std::vector<std::unique_ptr<const FilterPolicy>> policies_;
 };
 
 // ---------------------------------------------------------------------------

@@ -24,6 +24,7 @@
 #include "leveldb/write_batch.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
+#include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/hotness_inheritance.h"
@@ -122,19 +123,17 @@ class ManifestFaultEnv : public EnvWrapper {
   int failures_ GUARDED_BY(mu_) = 0;
 };
 
-class ElasticHotnessTest : public testing::Test {
+class ElasticHotnessTest : public test::DBTestBase<testing::Test> {
  protected:
-  ElasticHotnessTest() : env_(Env::Default()), fault_env_(env_) {
-    dbname_ = test::NewTempDir(env_, "elastic_hotness_test");
-  }
+  ElasticHotnessTest() : DBTestBase("elastic_hotness_test"), fault_env_(env_) {}
 
+  // The base class removes dbname_; the DB may use fault_env_, which goes
+  // away before the base class does, so close it here.
   ~ElasticHotnessTest() override {
     Close();
-    for (const std::string& dir : {dbname_, copy_}) {
-      if (dir.empty()) continue;
-      Options o;
-      DestroyDB(dir, o);
-      test::RemoveDirRecursively(env_, dir);
+    if (!copy_.empty()) {
+      DestroyDB(copy_, DefaultOptions());
+      test::RemoveDirRecursively(env_, copy_);
     }
   }
 
@@ -144,36 +143,14 @@ class ElasticHotnessTest : public testing::Test {
     eo.memory_bits_per_key = 8;   // room for hot segments to grow
     eo.initial_units = kInitialUnits;
     eo.inherit_hotness = inherit;
-    policies_.emplace_back(NewElasticFilterPolicy(eo));
-    Options o;
-    o.env = env_;
-    o.create_if_missing = true;
+    Options o = DefaultOptions();
     o.write_buffer_size = 256 << 10;
     o.compression = kNoCompression;  // segment_bytes counts stored bytes
-    o.filter_policy = policies_.back().get();
+    o.filter_policy = KeepPolicy(NewElasticFilterPolicy(eo));
     return o;
   }
 
-  Status TryOpen(const Options& o, const std::string& name = "") {
-    Close();
-    return DB::Open(o, name.empty() ? dbname_ : name, &db_);
-  }
-  void Open(const Options& o) { ASSERT_TRUE(TryOpen(o).ok()); }
-  void Close() {
-    delete db_;
-    db_ = nullptr;
-  }
-
-  DBImpl* dbfull() { return static_cast<DBImpl*>(db_); }
   MQSchedule* mqs() { return dbfull()->TEST_elastic(); }
-
-  std::string Get(const std::string& key) {
-    std::string value;
-    Status s = db_->Get(ReadOptions(), key, &value);
-    if (s.IsNotFound()) return "NOT_FOUND";
-    if (!s.ok()) return s.ToString();
-    return value;
-  }
 
   void Fill() {
     WriteBatch batch;
@@ -199,10 +176,7 @@ class ElasticHotnessTest : public testing::Test {
   int TableLevel() {
     int found = -1;
     for (int level = 0; level < config::kNumLevels; ++level) {
-      std::string files;
-      EXPECT_TRUE(db_->GetProperty(
-          "leveldb.num-files-at-level" + std::to_string(level), &files));
-      if (files == "0") continue;
+      if (NumTableFilesAtLevel(level) == 0) continue;
       if (found != -1) return -1;
       found = level;
     }
@@ -219,24 +193,26 @@ class ElasticHotnessTest : public testing::Test {
     mqs()->WaitIdle();
   }
 
+  // Every segment of every live table holds exactly kInitialUnits.
+  void ExpectInitialUnitsEverywhere() {
+    for (uint64_t number : TableFiles()) {
+      for (int units : mqs()->UnitsReserved(number)) {
+        EXPECT_EQ(kInitialUnits, units);
+      }
+    }
+  }
+
+  // After opening every table: all of them start cold.
+  void ExpectColdTables() {
+    OpenAllTables();
+    mqs()->WaitIdle();
+    ExpectInitialUnitsEverywhere();
+  }
+
   void CheckAllData() {
     for (int i = 0; i < kKeys; ++i) {
       ASSERT_EQ(ValueFor(i), Get(PresentKey(i))) << i;
     }
-  }
-
-  std::set<uint64_t> TableFiles(const std::string& dir = "") {
-    std::vector<std::string> children;
-    EXPECT_TRUE(env_->GetChildren(dir.empty() ? dbname_ : dir, &children).ok());
-    std::set<uint64_t> tables;
-    for (const std::string& child : children) {
-      uint64_t number;
-      FileType type;
-      if (ParseFileName(child, &number, &type) && type == kTableFile) {
-        tables.insert(number);
-      }
-    }
-    return tables;
   }
 
   // Opens every table without probing any segment (an iterator records no
@@ -319,12 +295,8 @@ class ElasticHotnessTest : public testing::Test {
     return c;
   }
 
-  Env* const env_;
   ManifestFaultEnv fault_env_;
-  std::string dbname_;
   std::string copy_;
-  DB* db_ = nullptr;
-  std::vector<std::unique_ptr<const FilterPolicy>> policies_;
 };
 
 // ---------------------------------------------------------------------------
@@ -394,10 +366,8 @@ TEST_F(ElasticHotnessTest, WithoutInheritanceNewTablesStartCold) {
 
   dbfull()->TEST_CompactRange(level, nullptr, nullptr);
   mqs()->WaitIdle();
+  ExpectInitialUnitsEverywhere();
   for (uint64_t number : TableFiles()) {
-    for (int units : mqs()->UnitsReserved(number)) {
-      EXPECT_EQ(kInitialUnits, units);
-    }
     std::vector<MultiQueue::Hotness> h;
     ASSERT_TRUE(mqs()->GetSegmentHotness(number, &h));
     for (const MultiQueue::Hotness& seg : h) {
@@ -412,13 +382,7 @@ TEST_F(ElasticHotnessTest, WithoutInheritanceNewTablesStartCold) {
 
   // Reopened: still cold.
   Open(ElasticOptions(/*inherit=*/false));
-  OpenAllTables();
-  mqs()->WaitIdle();
-  for (uint64_t number : TableFiles()) {
-    for (int units : mqs()->UnitsReserved(number)) {
-      EXPECT_EQ(kInitialUnits, units);
-    }
-  }
+  ExpectColdTables();
   CheckAllData();
 }
 
@@ -576,13 +540,7 @@ TEST_F(ElasticHotnessTest, ManifestWithoutHotnessOpensCold) {
   ASSERT_EQ(0, ElasticRecords());
 
   Open(ElasticOptions());
-  OpenAllTables();
-  mqs()->WaitIdle();
-  for (uint64_t number : TableFiles()) {
-    for (int units : mqs()->UnitsReserved(number)) {
-      EXPECT_EQ(kInitialUnits, units);
-    }
-  }
+  ExpectColdTables();
   CheckAllData();
 }
 

@@ -50,6 +50,35 @@ VersionEdit FullEdit(int files) {
   return edit;
 }
 
+// Single records encoded by hand, tag first.
+std::string CompactPointerRecord(uint32_t level, const Slice& key) {
+  std::string bytes;
+  AppendVarint32(&bytes, 5);
+  AppendVarint32(&bytes, level);
+  AppendLengthPrefixed(&bytes, key);
+  return bytes;
+}
+
+std::string DeletedFileRecord(uint32_t level, uint64_t number) {
+  std::string bytes;
+  AppendVarint32(&bytes, 6);
+  AppendVarint32(&bytes, level);
+  AppendVarint64(&bytes, number);
+  return bytes;
+}
+
+std::string NewFileRecord(uint32_t level, uint64_t number, uint64_t size,
+                          const Slice& smallest, const Slice& largest) {
+  std::string bytes;
+  AppendVarint32(&bytes, 7);
+  AppendVarint32(&bytes, level);
+  AppendVarint64(&bytes, number);
+  AppendVarint64(&bytes, size);
+  AppendLengthPrefixed(&bytes, smallest);
+  AppendLengthPrefixed(&bytes, largest);
+  return bytes;
+}
+
 TEST(VersionEditTest, EmptyEditEncodesToNothing) {
   VersionEdit edit;
   std::string encoded;
@@ -127,18 +156,10 @@ TEST(VersionEditTest, EncodingUsesTheOnDiskTags) {
   AppendVarint64(&expected, 5);
   AppendVarint32(&expected, 4);
   AppendVarint64(&expected, 300);
-  AppendVarint32(&expected, 5);
-  AppendVarint32(&expected, 1);
-  AppendLengthPrefixed(&expected, Key("p", 1).Encode());
-  AppendVarint32(&expected, 6);
-  AppendVarint32(&expected, 2);
-  AppendVarint64(&expected, 10);
-  AppendVarint32(&expected, 7);
-  AppendVarint32(&expected, 3);
-  AppendVarint64(&expected, 11);
-  AppendVarint64(&expected, 4096);
-  AppendLengthPrefixed(&expected, Key("a", 1).Encode());
-  AppendLengthPrefixed(&expected, Key("b", 2).Encode());
+  expected += CompactPointerRecord(1, Key("p", 1).Encode());
+  expected += DeletedFileRecord(2, 10);
+  expected +=
+      NewFileRecord(3, 11, 4096, Key("a", 1).Encode(), Key("b", 2).Encode());
   EXPECT_EQ(expected, actual);
 }
 
@@ -237,6 +258,49 @@ Status DecodeBytes(const std::string& bytes) {
   return edit.DecodeFrom(bytes);
 }
 
+// Replaces 1 to 4 random bytes of `good` (and cuts a third of the copies
+// short) 20000 times, decoding each copy: the result is OK or Corruption,
+// and an edit that decodes has a stable encoding (ExpectStableEncoding).
+// Returns how many copies were corrupt and, of the rest, how many
+// held ElasticBF records.
+void DecodeDamagedCopies(const std::string& good, uint32_t seed, int* corrupt,
+                         int* elastic) {
+  Random rnd(seed);
+  *corrupt = 0;
+  *elastic = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string bytes = good;
+    const int flips = 1 + static_cast<int>(rnd.Uniform(4));
+    for (int i = 0; i < flips; ++i) {
+      bytes[rnd.Uniform(static_cast<int>(bytes.size()))] =
+          static_cast<char>(rnd.Uniform(256));
+    }
+    if (rnd.OneIn(3)) bytes.resize(rnd.Uniform(static_cast<int>(bytes.size())));
+    VersionEdit edit;
+    Status s = edit.DecodeFrom(bytes);
+    ASSERT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();
+    if (s.ok()) {
+      if (edit.HasElastic()) ++*elastic;
+      // Whatever decoded must encode and decode again identically.
+      ASSERT_NO_FATAL_FAILURE(ExpectStableEncoding(edit));
+    } else {
+      ++*corrupt;
+    }
+  }
+}
+
+// Decodes 20000 inputs made by `make`: each one is OK or Corruption.
+template <typename MakeBytes>
+void DecodeRandomInputs(uint32_t seed, MakeBytes make) {
+  Random rnd(seed);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const std::string bytes = make(&rnd);
+    VersionEdit edit;
+    Status s = edit.DecodeFrom(bytes);
+    ASSERT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();
+  }
+}
+
 TEST(VersionEditTest, UnknownTagsAreCorruption) {
   // 8 is the retired large-value tag of old releases; the others were never
   // assigned.
@@ -266,52 +330,28 @@ TEST(VersionEditTest, OverlongTagVarintIsCorruption) {
 TEST(VersionEditTest, LevelsOutOfRangeAreCorruption) {
   const InternalKey k = Key("k", 1);
   for (uint32_t level : {7u, 8u, 1000u}) {
-    std::string pointer;
-    AppendVarint32(&pointer, 5);
-    AppendVarint32(&pointer, level);
-    AppendLengthPrefixed(&pointer, k.Encode());
-    EXPECT_TRUE(DecodeBytes(pointer).IsCorruption()) << level;
-
-    std::string deleted;
-    AppendVarint32(&deleted, 6);
-    AppendVarint32(&deleted, level);
-    AppendVarint64(&deleted, 3);
-    EXPECT_TRUE(DecodeBytes(deleted).IsCorruption()) << level;
-
-    std::string added;
-    AppendVarint32(&added, 7);
-    AppendVarint32(&added, level);
-    AppendVarint64(&added, 3);
-    AppendVarint64(&added, 100);
-    AppendLengthPrefixed(&added, k.Encode());
-    AppendLengthPrefixed(&added, k.Encode());
-    EXPECT_TRUE(DecodeBytes(added).IsCorruption()) << level;
+    EXPECT_TRUE(
+        DecodeBytes(CompactPointerRecord(level, k.Encode())).IsCorruption())
+        << level;
+    EXPECT_TRUE(DecodeBytes(DeletedFileRecord(level, 3)).IsCorruption())
+        << level;
+    EXPECT_TRUE(
+        DecodeBytes(NewFileRecord(level, 3, 100, k.Encode(), k.Encode()))
+            .IsCorruption())
+        << level;
   }
 
   // The deepest real level is accepted.
-  std::string ok;
-  AppendVarint32(&ok, 6);
-  AppendVarint32(&ok, config::kNumLevels - 1);
-  AppendVarint64(&ok, 3);
-  EXPECT_TRUE(DecodeBytes(ok).ok());
+  EXPECT_TRUE(DecodeBytes(DeletedFileRecord(config::kNumLevels - 1, 3)).ok());
 }
 
 TEST(VersionEditTest, KeysTooShortForAnInternalKeyAreCorruption) {
   for (const std::string& raw : {std::string(), std::string("1234567")}) {
-    std::string added;
-    AppendVarint32(&added, 7);
-    AppendVarint32(&added, 1);
-    AppendVarint64(&added, 3);
-    AppendVarint64(&added, 100);
-    AppendLengthPrefixed(&added, Key("a", 1).Encode());
-    AppendLengthPrefixed(&added, raw);
-    EXPECT_TRUE(DecodeBytes(added).IsCorruption()) << raw.size();
-
-    std::string pointer;
-    AppendVarint32(&pointer, 5);
-    AppendVarint32(&pointer, 1);
-    AppendLengthPrefixed(&pointer, raw);
-    EXPECT_TRUE(DecodeBytes(pointer).IsCorruption()) << raw.size();
+    EXPECT_TRUE(DecodeBytes(NewFileRecord(1, 3, 100, Key("a", 1).Encode(), raw))
+                    .IsCorruption())
+        << raw.size();
+    EXPECT_TRUE(DecodeBytes(CompactPointerRecord(1, raw)).IsCorruption())
+        << raw.size();
   }
 }
 
@@ -326,42 +366,18 @@ TEST(VersionEditTest, LengthPastTheEndIsCorruption) {
 }
 
 TEST(VersionEditTest, RandomDamageNeverCrashes) {
-  Random rnd(test::RandomSeed());
   std::string good;
   FullEdit(12).EncodeTo(&good);
-  int corrupt = 0;
-  for (int trial = 0; trial < 20000; ++trial) {
-    std::string bytes = good;
-    const int flips = 1 + static_cast<int>(rnd.Uniform(4));
-    for (int i = 0; i < flips; ++i) {
-      bytes[rnd.Uniform(static_cast<int>(bytes.size()))] =
-          static_cast<char>(rnd.Uniform(256));
-    }
-    if (rnd.OneIn(3)) bytes.resize(rnd.Uniform(static_cast<int>(bytes.size())));
-    VersionEdit edit;
-    Status s = edit.DecodeFrom(bytes);
-    ASSERT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();
-    if (s.ok()) {
-      // Whatever decoded must encode and decode again identically.
-      std::string again;
-      edit.EncodeTo(&again);
-      VersionEdit reread;
-      ASSERT_TRUE(reread.DecodeFrom(again).ok());
-    } else {
-      ++corrupt;
-    }
-  }
+  int corrupt = 0, elastic = 0;
+  ASSERT_NO_FATAL_FAILURE(
+      DecodeDamagedCopies(good, test::RandomSeed(), &corrupt, &elastic));
   EXPECT_GT(corrupt, 0);
 }
 
 TEST(VersionEditTest, RandomBytesNeverCrash) {
-  Random rnd(test::RandomSeed() + 1);
-  for (int trial = 0; trial < 20000; ++trial) {
-    const std::string bytes = test::RandomBytes(&rnd, rnd.Uniform(64));
-    VersionEdit edit;
-    Status s = edit.DecodeFrom(bytes);
-    ASSERT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();
-  }
+  DecodeRandomInputs(test::RandomSeed() + 1, [](Random* rnd) {
+    return test::RandomBytes(rnd, rnd->Uniform(64));
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -448,14 +464,9 @@ TEST(VersionEditElasticTest, EmptyHotnessIsNotRecordedAndClearDropsAll) {
 TEST(VersionEditElasticTest, NoTargetsDecodeAsNoUnits) {
   VersionEdit edit;
   edit.SetFileHotness(5, MakeHotness(3, 1, /*with_units=*/false));
-  std::string bytes;
-  edit.EncodeTo(&bytes);
-  VersionEdit decoded;
-  ASSERT_TRUE(decoded.DecodeFrom(bytes).ok());
-  std::string again;
-  decoded.EncodeTo(&again);
-  EXPECT_EQ(bytes, again);
-  EXPECT_EQ(std::string::npos, decoded.DebugString().find("x"));
+  // Also checks that the decoded edit prints as `edit` does.
+  ASSERT_NO_FATAL_FAILURE(ExpectStableEncoding(edit));
+  EXPECT_EQ(std::string::npos, edit.DebugString().find("x"));
 }
 
 TEST(VersionEditElasticTest, EveryTruncationOfARecordIsCorruption) {
@@ -520,34 +531,11 @@ TEST(VersionEditElasticTest, ImpossibleValuesAreCorruption) {
 }
 
 TEST(VersionEditElasticTest, RandomDamageNeverCrashes) {
-  Random rnd(test::RandomSeed() + 2);
   std::string good;
   ElasticEdit().EncodeTo(&good);
   int corrupt = 0, elastic = 0;
-  for (int trial = 0; trial < 20000; ++trial) {
-    std::string bytes = good;
-    const int flips = 1 + static_cast<int>(rnd.Uniform(4));
-    for (int i = 0; i < flips; ++i) {
-      bytes[rnd.Uniform(static_cast<int>(bytes.size()))] =
-          static_cast<char>(rnd.Uniform(256));
-    }
-    if (rnd.OneIn(3)) bytes.resize(rnd.Uniform(static_cast<int>(bytes.size())));
-    VersionEdit edit;
-    Status s = edit.DecodeFrom(bytes);
-    ASSERT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();
-    if (s.ok()) {
-      if (edit.HasElastic()) ++elastic;
-      std::string again;
-      edit.EncodeTo(&again);
-      VersionEdit reread;
-      ASSERT_TRUE(reread.DecodeFrom(again).ok());
-      std::string third;
-      reread.EncodeTo(&third);
-      EXPECT_EQ(again, third);
-    } else {
-      ++corrupt;
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(
+      DecodeDamagedCopies(good, test::RandomSeed() + 2, &corrupt, &elastic));
   EXPECT_GT(corrupt, 0);
   EXPECT_GT(elastic, 0);
 }
@@ -555,15 +543,12 @@ TEST(VersionEditElasticTest, RandomDamageNeverCrashes) {
 TEST(VersionEditElasticTest, RandomHotnessRecordsNeverCrash) {
   // Random bytes after the tag: mostly corruption, never a crash or a huge
   // allocation.
-  Random rnd(test::RandomSeed() + 3);
-  for (int trial = 0; trial < 20000; ++trial) {
+  DecodeRandomInputs(test::RandomSeed() + 3, [](Random* rnd) {
     std::string bytes;
-    AppendVarint32(&bytes, rnd.OneIn(2) ? 100 : 101);
-    bytes += test::RandomBytes(&rnd, rnd.Uniform(48));
-    VersionEdit edit;
-    Status s = edit.DecodeFrom(bytes);
-    ASSERT_TRUE(s.ok() || s.IsCorruption()) << s.ToString();
-  }
+    AppendVarint32(&bytes, rnd->OneIn(2) ? 100 : 101);
+    bytes += test::RandomBytes(rnd, rnd->Uniform(48));
+    return bytes;
+  });
 }
 
 }  // namespace

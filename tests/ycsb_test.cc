@@ -139,11 +139,34 @@ TEST(YcsbProperties, Booleans) {
 // Workload and engine settings
 // ---------------------------------------------------------------------------
 
-leveldb::Status ParseWith(const std::string& text, WorkloadSpec* spec) {
+leveldb::Status ParseSpec(const Properties& props, WorkloadSpec* spec) {
+  return ParseWorkloadSpec(props, spec);
+}
+leveldb::Status ParseSpec(const Properties& props, EngineSpec* spec) {
+  return ParseEngineSpec(props, spec);
+}
+
+// Parses `text` as a spec file into *spec (a WorkloadSpec or EngineSpec).
+template <typename Spec>
+leveldb::Status ParseWith(const std::string& text, Spec* spec) {
   Properties props;
   leveldb::Status s = props.ParseText(text, "test");
   if (!s.ok()) return s;
-  return ParseWorkloadSpec(props, spec);
+  return ParseSpec(props, spec);
+}
+
+// Each case is a spec text that must fail with InvalidArgument, and a part
+// of the message that names the problem.
+template <typename Spec>
+void ExpectRejected(
+    const std::vector<std::pair<std::string, std::string>>& cases) {
+  for (const auto& entry : cases) {
+    Spec spec;
+    leveldb::Status s = ParseWith(entry.first, &spec);
+    EXPECT_TRUE(s.IsInvalidArgument()) << entry.first;
+    EXPECT_TRUE(Contains(s.ToString(), entry.second))
+        << entry.first << " -> " << s.ToString();
+  }
 }
 
 TEST(YcsbWorkloadSpec, DefaultsAreYcsbs) {
@@ -213,13 +236,7 @@ TEST(YcsbWorkloadSpec, BadValuesGiveClearErrors) {
       {"zipfianconstant=0", "zipfianconstant"},
       {"zerolookupproportion=2", "zerolookupproportion"},
   };
-  for (const auto& entry : cases) {
-    WorkloadSpec spec;
-    leveldb::Status s = ParseWith(entry.first, &spec);
-    EXPECT_TRUE(s.IsInvalidArgument()) << entry.first;
-    EXPECT_TRUE(Contains(s.ToString(), entry.second))
-        << entry.first << " -> " << s.ToString();
-  }
+  ExpectRejected<WorkloadSpec>(cases);
 }
 
 TEST(YcsbWorkloadSpec, ShippedWorkloadsHaveTheStandardMixes) {
@@ -260,32 +277,27 @@ TEST(YcsbWorkloadSpec, ShippedWorkloadsHaveTheStandardMixes) {
   }
 }
 
-leveldb::Status ParseEngineWith(const std::string& text, EngineSpec* spec) {
-  Properties props;
-  leveldb::Status s = props.ParseText(text, "test");
-  if (!s.ok()) return s;
-  return ParseEngineSpec(props, spec);
-}
-
 TEST(YcsbEngineSpec, ReadsSettings) {
   EngineSpec spec;
-  ASSERT_TRUE(ParseEngineWith("leveldb.dbpath=/tmp/x\n"
-                              "leveldb.elastic_bf=true\n"
-                              "leveldb.bf_bits_per_unit=2\n"
-                              "leveldb.bf_units=8\n"
-                              "leveldb.bf_memory_bits_per_key=3.5\n"
-                              "leveldb.bf_memory_budget_bytes=4096\n"
-                              "leveldb.bf_segment_bytes=8192\n"
-                              "leveldb.bf_lifetime=99\n"
-                              "leveldb.direct_io=on\n"
-                              "leveldb.fill_cache=false\n"
-                              "leveldb.cache_size=0\n"
-                              "leveldb.write_buffer_size=1048576\n"
-                              "leveldb.max_file_size=4194304\n"
-                              "leveldb.max_open_files=500\n"
-                              "leveldb.compression=none\n"
-                              "recordcount=5\n",
-                              &spec)
+  ASSERT_TRUE(ParseWith("leveldb.dbpath=/tmp/x\n"
+                        "leveldb.elastic_bf=true\n"
+                        "leveldb.bf_bits_per_unit=2\n"
+                        "leveldb.bf_units=8\n"
+                        "leveldb.bf_memory_bits_per_key=3.5\n"
+                        "leveldb.bf_memory_budget_bytes=4096\n"
+                        "leveldb.bf_segment_bytes=8192\n"
+                        "leveldb.bf_lifetime=99\n"
+                        "leveldb.bf_initial_units=2\n"
+                        "leveldb.bf_inherit_hotness=false\n"
+                        "leveldb.direct_io=on\n"
+                        "leveldb.fill_cache=false\n"
+                        "leveldb.cache_size=0\n"
+                        "leveldb.write_buffer_size=1048576\n"
+                        "leveldb.max_file_size=4194304\n"
+                        "leveldb.max_open_files=500\n"
+                        "leveldb.compression=none\n"
+                        "recordcount=5\n",
+                        &spec)
                   .ok());
   EXPECT_EQ("/tmp/x", spec.db_path);
   EXPECT_TRUE(spec.elastic_bf);
@@ -295,6 +307,8 @@ TEST(YcsbEngineSpec, ReadsSettings) {
   EXPECT_EQ(4096, spec.bf_memory_budget_bytes);
   EXPECT_EQ(8192, spec.bf_segment_bytes);
   EXPECT_EQ(99, spec.bf_lifetime);
+  EXPECT_EQ(2, spec.bf_initial_units);
+  EXPECT_FALSE(spec.bf_inherit_hotness);
   EXPECT_TRUE(spec.direct_io);
   EXPECT_FALSE(spec.fill_cache);
   EXPECT_EQ(0, spec.cache_size);
@@ -316,13 +330,7 @@ TEST(YcsbEngineSpec, BadSettingsGiveClearErrors) {
       {"leveldb.elastic_bf=true\nleveldb.bf_units=17", "units_per_segment"},
       {"leveldb.dbpath=", "leveldb.dbpath"},
   };
-  for (const auto& entry : cases) {
-    EngineSpec spec;
-    leveldb::Status s = ParseEngineWith(entry.first, &spec);
-    EXPECT_TRUE(s.IsInvalidArgument()) << entry.first;
-    EXPECT_TRUE(Contains(s.ToString(), entry.second))
-        << entry.first << " -> " << s.ToString();
-  }
+  ExpectRejected<EngineSpec>(cases);
 }
 
 // ---------------------------------------------------------------------------
@@ -802,6 +810,36 @@ class YcsbEndToEnd : public testing::Test {
     return props;
   }
 
+  // Both specs parsed from one set of properties; both must parse.
+  void ParseSpecs(const Properties& props, WorkloadSpec* spec,
+                  EngineSpec* engine) {
+    ASSERT_TRUE(ParseWorkloadSpec(props, spec).ok());
+    ASSERT_TRUE(ParseEngineSpec(props, engine).ok());
+  }
+
+  // What LoadAndRun() built and measured.
+  struct LoadedRun {
+    WorkloadSpec spec;
+    EngineSpec engine;
+    std::unique_ptr<Database> database;
+    std::unique_ptr<Workload> workload;
+    PhaseResult load;
+    PhaseResult run;
+  };
+
+  // Parses `props`, creates the database and runs the load phase, then the
+  // transaction phase, with `threads` client threads and no progress lines.
+  void LoadAndRun(const Properties& props, int threads, LoadedRun* r) {
+    ASSERT_NO_FATAL_FAILURE(ParseSpecs(props, &r->spec, &r->engine));
+    ASSERT_TRUE(Database::Open(r->engine, true, &r->database).ok());
+    r->workload = std::make_unique<Workload>(r->spec);
+    PhaseOptions options;
+    options.threads = threads;
+    options.progress = nullptr;
+    RunLoadPhase(r->workload.get(), r->database.get(), options, &r->load);
+    RunTransactionPhase(r->workload.get(), r->database.get(), options, &r->run);
+  }
+
   std::string dir_;
 };
 
@@ -884,22 +922,11 @@ void ExpectCleanRun(const std::string& name, const PhaseResult& load,
 
 TEST_F(YcsbEndToEnd, WorkloadsAThroughF) {
   for (const std::string name : {"a", "b", "c", "d", "e", "f"}) {
-    Properties props = SmallWorkload(name);
-    WorkloadSpec spec;
-    EngineSpec engine;
-    ASSERT_TRUE(ParseWorkloadSpec(props, &spec).ok()) << name;
-    ASSERT_TRUE(ParseEngineSpec(props, &engine).ok()) << name;
-    std::unique_ptr<Database> database;
-    ASSERT_TRUE(Database::Open(engine, true, &database).ok()) << name;
-    Workload workload(spec);
-    PhaseOptions options;
-    options.progress = nullptr;
-    PhaseResult load;
-    PhaseResult run;
-    RunLoadPhase(&workload, database.get(), options, &load);
-    RunTransactionPhase(&workload, database.get(), options, &run);
-    ExpectCleanRun(name, load, run, spec);
-    VerifyDatabase(workload, run, database.get());
+    SCOPED_TRACE(name);
+    LoadedRun r;
+    ASSERT_NO_FATAL_FAILURE(LoadAndRun(SmallWorkload(name), 1, &r));
+    ExpectCleanRun(name, r.load, r.run, r.spec);
+    VerifyDatabase(*r.workload, r.run, r.database.get());
   }
 }
 
@@ -907,23 +934,12 @@ TEST_F(YcsbEndToEnd, ElasticFiltersAndThreads) {
   Properties props = SmallWorkload("c");
   props.Set("leveldb.elastic_bf", "true");
   props.Set("leveldb.bf_memory_bits_per_key", "8");
-  WorkloadSpec spec;
-  EngineSpec engine;
-  ASSERT_TRUE(ParseWorkloadSpec(props, &spec).ok());
-  ASSERT_TRUE(ParseEngineSpec(props, &engine).ok());
-  std::unique_ptr<Database> database;
-  ASSERT_TRUE(Database::Open(engine, true, &database).ok());
-  Workload workload(spec);
-  PhaseOptions options;
-  options.threads = 3;
-  options.progress = nullptr;
-  PhaseResult load;
-  PhaseResult run;
-  RunLoadPhase(&workload, database.get(), options, &load);
-  RunTransactionPhase(&workload, database.get(), options, &run);
+  LoadedRun r;
+  ASSERT_NO_FATAL_FAILURE(LoadAndRun(props, 3, &r));
+  const PhaseResult& run = r.run;
   EXPECT_EQ(3, run.threads);
-  ExpectCleanRun("c (elastic, 3 threads)", load, run, spec);
-  VerifyDatabase(workload, run, database.get());
+  ExpectCleanRun("c (elastic, 3 threads)", r.load, run, r.spec);
+  VerifyDatabase(*r.workload, run, r.database.get());
   // The fork reports its I/O statistics and ElasticBF state, counted for the
   // run phase alone (one Get per operation).
   EXPECT_TRUE(Contains(run.engine_stats, "leveldb.io-stats:"))
@@ -940,8 +956,7 @@ TEST_F(YcsbEndToEnd, SeparateLoadAndRunOnAnExistingDatabase) {
   props.Set("zipfianconstant", "0.9");  // zeta of the item space computed
   WorkloadSpec spec;
   EngineSpec engine;
-  ASSERT_TRUE(ParseWorkloadSpec(props, &spec).ok());
-  ASSERT_TRUE(ParseEngineSpec(props, &engine).ok());
+  ASSERT_NO_FATAL_FAILURE(ParseSpecs(props, &spec, &engine));
   std::unique_ptr<Database> database;
   // Run-only on a missing database fails clearly instead of creating it.
   EXPECT_FALSE(Database::Open(engine, false, &database).ok());
@@ -978,19 +993,9 @@ TEST_F(YcsbEndToEnd, WriteAllFieldsAndZipfianScanLengths) {
   props.Set("scanlengthdistribution", "zipfian");
   props.Set("readmodifywriteproportion", "0.2");
   props.Set("updateproportion", "0.2");
-  WorkloadSpec spec;
-  EngineSpec engine;
-  ASSERT_TRUE(ParseWorkloadSpec(props, &spec).ok());
-  ASSERT_TRUE(ParseEngineSpec(props, &engine).ok());
-  std::unique_ptr<Database> database;
-  ASSERT_TRUE(Database::Open(engine, true, &database).ok());
-  Workload workload(spec);
-  PhaseOptions options;
-  options.progress = nullptr;
-  PhaseResult load;
-  PhaseResult run;
-  RunLoadPhase(&workload, database.get(), options, &load);
-  RunTransactionPhase(&workload, database.get(), options, &run);
+  LoadedRun r;
+  ASSERT_NO_FATAL_FAILURE(LoadAndRun(props, 1, &r));
+  const PhaseResult& run = r.run;
   EXPECT_EQ(0u, run.stats.TotalErrors()) << run.stats.first_error();
   EXPECT_GT(run.stats.op(kUpdate).latency.count(), 0u);
   EXPECT_GT(run.stats.op(kReadModifyWrite).latency.count(), 0u);
@@ -1000,7 +1005,7 @@ TEST_F(YcsbEndToEnd, WriteAllFieldsAndZipfianScanLengths) {
       static_cast<double>(run.stats.op(kScan).latency.count());
   EXPECT_LT(per_scan, 40.0);
   EXPECT_GE(per_scan, 1.0);
-  VerifyDatabase(workload, run, database.get());
+  VerifyDatabase(*r.workload, run, r.database.get());
 }
 
 }  // namespace

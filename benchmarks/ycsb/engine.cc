@@ -5,6 +5,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "engine_settings.h"
 #include "leveldb/cache.h"
 #include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
@@ -19,8 +20,6 @@
 namespace ycsb {
 
 namespace {
-
-constexpr int64_t kMaxBytes = int64_t{1} << 40;
 
 #if defined(LEVELDB_UPSTREAM_BUILD)
 leveldb::Status UpstreamHasNoElasticBF(const std::string& key) {
@@ -93,12 +92,12 @@ leveldb::Status ParseElastic(const Properties& props, EngineSpec* spec) {
   }
   if (s.ok()) {
     s = props.GetInt("leveldb.bf_memory_budget_bytes",
-                     spec->bf_memory_budget_bytes, 0, kMaxBytes,
+                     spec->bf_memory_budget_bytes, 0, kMaxSettingBytes,
                      &spec->bf_memory_budget_bytes);
   }
   if (s.ok()) {
     s = props.GetInt("leveldb.bf_segment_bytes", spec->bf_segment_bytes, 0,
-                     kMaxBytes, &spec->bf_segment_bytes);
+                     kMaxSettingBytes, &spec->bf_segment_bytes);
   }
   if (s.ok()) {
     s = props.GetInt("leveldb.bf_lifetime", spec->bf_lifetime, 0, INT64_MAX,
@@ -111,53 +110,6 @@ leveldb::Status ParseElastic(const Properties& props, EngineSpec* spec) {
   if (s.ok()) {
     s = props.GetBool("leveldb.bf_inherit_hotness", spec->bf_inherit_hotness,
                       &spec->bf_inherit_hotness);
-  }
-  return s;
-}
-
-leveldb::Status ParseSizes(const Properties& props, EngineSpec* spec) {
-  struct Entry {
-    const char* key;
-    int64_t* target;
-    int64_t min_value;
-    int64_t max_value;
-  };
-  const Entry entries[] = {
-      {"leveldb.bloom_bits", &spec->bloom_bits, INT32_MIN, 1000},
-      {"leveldb.cache_size", &spec->cache_size, INT64_MIN, kMaxBytes},
-      {"leveldb.write_buffer_size", &spec->write_buffer_size, 0, kMaxBytes},
-      {"leveldb.max_file_size", &spec->max_file_size, 0, kMaxBytes},
-      {"leveldb.max_open_files", &spec->max_open_files, 0, 1 << 24},
-      {"leveldb.block_size", &spec->block_size, 0, kMaxBytes},
-  };
-  for (const Entry& entry : entries) {
-    leveldb::Status s = props.GetInt(entry.key, *entry.target, entry.min_value,
-                                     entry.max_value, entry.target);
-    if (!s.ok()) return s;
-  }
-  return leveldb::Status::OK();
-}
-
-leveldb::Status ParseSwitches(const Properties& props, EngineSpec* spec) {
-  leveldb::Status s =
-      props.GetBool("leveldb.direct_io", spec->direct_io, &spec->direct_io);
-  if (s.ok()) {
-    s = props.GetBool("leveldb.fill_cache", spec->fill_cache,
-                      &spec->fill_cache);
-  }
-  if (s.ok()) s = props.GetBool("leveldb.sync", spec->sync, &spec->sync);
-  if (s.ok()) {
-    const std::string compression =
-        props.GetString("leveldb.compression", "snappy");
-    if (compression == "snappy") {
-      spec->compression = true;
-    } else if (compression == "none") {
-      spec->compression = false;
-    } else {
-      s = leveldb::Status::InvalidArgument(
-          "property leveldb.compression",
-          "expected snappy or none, got '" + compression + "'");
-    }
   }
   return s;
 }
@@ -202,8 +154,7 @@ leveldb::Status ParseEngineSpec(const Properties& props, EngineSpec* spec) {
   spec->db_path = props.GetString("leveldb.dbpath", spec->db_path);
   leveldb::Status s = CheckKeys(props);
   if (s.ok()) s = ParseElastic(props, spec);
-  if (s.ok()) s = ParseSizes(props, spec);
-  if (s.ok()) s = ParseSwitches(props, spec);
+  if (s.ok()) s = ParseCommonSettings(props, spec);
   if (!s.ok()) return s;
   if (spec->db_path.empty()) {
     return leveldb::Status::InvalidArgument("leveldb.dbpath", "is empty");

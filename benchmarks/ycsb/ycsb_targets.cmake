@@ -6,6 +6,7 @@ set(YCSB_CORE_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/client.cc
     ${CMAKE_CURRENT_LIST_DIR}/command_line.cc
     ${CMAKE_CURRENT_LIST_DIR}/engine.cc
+    ${CMAKE_CURRENT_LIST_DIR}/engine_settings.cc
     ${CMAKE_CURRENT_LIST_DIR}/generators.cc
     ${CMAKE_CURRENT_LIST_DIR}/latency_histogram.cc
     ${CMAKE_CURRENT_LIST_DIR}/op_stats.cc

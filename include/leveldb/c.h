@@ -1,31 +1,26 @@
-/* Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-   Use of this source code is governed by a BSD-style license that can be
-   found in the LICENSE file.
+/* Plain C interface to the library.  It exposes only opaque handles and
+   basic C types, so its binary interface changes little between releases
+   and is easy to call from other languages.
 
-   Plain C interface to the library.  Because it only traffics in opaque
-   pointers and primitive types it also serves as a stable ABI, e.g. for
-   other languages' foreign-function interfaces.
+   What it cannot do: read an option back, let a custom comparator shorten
+   keys, or define an iterator, database, Env or cache in C.
 
-   Not covered: reading option values back, comparators that shorten keys,
-   and implementing iterators, databases, environments or caches in C.
+   Rules for every function below:
 
-   Conventions used throughout:
+   - Objects are opaque structs used through pointers; this header has a
+     function to create and one to destroy each kind.
 
-   - Every object is an opaque struct reached through a pointer and created
-     and destroyed by functions of this header.
+   - A byte string is two arguments, a pointer and a length.
 
-   - Byte strings are passed as a (pointer, length) pair; there is no slice
-     type.
+   - A call that can fail takes "char** errptr" last.  Before the call,
+     *errptr is either NULL or an error string that was malloc()ed (on
+     Windows: by this library).  When the call fails, the old string is
+     freed and *errptr receives a new malloc()ed, NUL-terminated message;
+     when it succeeds, *errptr is not touched.
 
-   - Failures are reported through a trailing "char** errptr" parameter.
-     On entry *errptr must be NULL or a malloc()ed, NUL-terminated message
-     (on Windows it must have come from this library).  Successful calls
-     leave *errptr alone.  A failing call frees any previous message and
-     stores a newly malloc()ed one.
+   - uint8_t stands for bool: 0 is false, any other value true.
 
-   - Booleans are uint8_t: zero is false, anything else is true.
-
-   - No pointer argument may be NULL.
+   - Pointer arguments must never be NULL.
 */
 
 #ifndef STORAGE_LEVELDB_INCLUDE_C_H_
@@ -81,8 +76,8 @@ LEVELDB_EXPORT void leveldb_write(leveldb_t* db,
                                   const leveldb_writeoptions_t* options,
                                   leveldb_writebatch_t* batch, char** errptr);
 
-/* Returns a malloc()ed copy of the value (not NUL-terminated) and stores
-   its length in *vallen, or returns NULL when the key is absent. */
+/* On a hit, returns the value in a malloc()ed buffer (not NUL-terminated)
+   and sets *vallen to its length; on a miss, returns NULL. */
 LEVELDB_EXPORT char* leveldb_get(leveldb_t* db,
                                  const leveldb_readoptions_t* options,
                                  const char* key, size_t keylen, size_t* vallen,
@@ -96,8 +91,8 @@ LEVELDB_EXPORT const leveldb_snapshot_t* leveldb_create_snapshot(leveldb_t* db);
 LEVELDB_EXPORT void leveldb_release_snapshot(
     leveldb_t* db, const leveldb_snapshot_t* snapshot);
 
-/* Returns a malloc()ed, NUL-terminated value for a known property name and
-   NULL for an unknown one. */
+/* For a known property, returns its value as a malloc()ed, NUL-terminated
+   string; for an unknown one, returns NULL. */
 LEVELDB_EXPORT char* leveldb_property_value(leveldb_t* db,
                                             const char* propname);
 
@@ -111,7 +106,7 @@ LEVELDB_EXPORT void leveldb_compact_range(leveldb_t* db, const char* start_key,
                                           const char* limit_key,
                                           size_t limit_key_len);
 
-/* ---- Whole-database maintenance ---- */
+/* ---- Destroy and repair ---- */
 
 LEVELDB_EXPORT void leveldb_destroy_db(const leveldb_options_t* options,
                                        const char* name, char** errptr);
@@ -196,8 +191,8 @@ LEVELDB_EXPORT void leveldb_comparator_destroy(leveldb_comparator_t*);
 
 /* ---- Filter policies ---- */
 
-/* create_filter returns a malloc()ed buffer holding the filter and stores
-   its size in the out-parameter filter_length. */
+/* create_filter must return the filter in a buffer obtained from malloc()
+   and set *filter_length to its size. */
 LEVELDB_EXPORT leveldb_filterpolicy_t* leveldb_filterpolicy_create(
     void* state, void (*destructor)(void*),
     char* (*create_filter)(void*, const char* const* key_array,
@@ -211,7 +206,7 @@ LEVELDB_EXPORT void leveldb_filterpolicy_destroy(leveldb_filterpolicy_t*);
 LEVELDB_EXPORT leveldb_filterpolicy_t* leveldb_filterpolicy_create_bloom(
     int bits_per_key);
 
-/* ---- Read options ---- */
+/* ---- Options for reads ---- */
 
 LEVELDB_EXPORT leveldb_readoptions_t* leveldb_readoptions_create(void);
 LEVELDB_EXPORT void leveldb_readoptions_destroy(leveldb_readoptions_t*);
@@ -222,7 +217,7 @@ LEVELDB_EXPORT void leveldb_readoptions_set_fill_cache(leveldb_readoptions_t*,
 LEVELDB_EXPORT void leveldb_readoptions_set_snapshot(leveldb_readoptions_t*,
                                                      const leveldb_snapshot_t*);
 
-/* ---- Write options ---- */
+/* ---- Options for writes ---- */
 
 LEVELDB_EXPORT leveldb_writeoptions_t* leveldb_writeoptions_create(void);
 LEVELDB_EXPORT void leveldb_writeoptions_destroy(leveldb_writeoptions_t*);
@@ -239,18 +234,18 @@ LEVELDB_EXPORT void leveldb_cache_destroy(leveldb_cache_t* cache);
 LEVELDB_EXPORT leveldb_env_t* leveldb_create_default_env(void);
 LEVELDB_EXPORT void leveldb_env_destroy(leveldb_env_t*);
 
-/* Returns NULL or a buffer that the caller releases with leveldb_free(). */
+/* Returns NULL, or a string the caller frees with leveldb_free(). */
 LEVELDB_EXPORT char* leveldb_env_get_test_directory(leveldb_env_t*);
 
 /* ---- Miscellaneous ---- */
 
-/* Releases memory that this library malloc()ed and handed to the caller
-   (error messages, values, property strings, ...).  Prefer it over free():
-   on some platforms, notably Windows, the library and the caller may use
-   different heaps. */
+/* Frees memory this library malloc()ed for the caller: values, error
+   messages, property strings and so on.  Use it rather than free(), since
+   the library and the program can have separate heaps (on Windows, for
+   one). */
 LEVELDB_EXPORT void leveldb_free(void* ptr);
 
-/* Version of the library, e.g. 1 and 23 for release 1.23. */
+/* The release number: 1 and 23 for 1.23. */
 LEVELDB_EXPORT int leveldb_major_version(void);
 LEVELDB_EXPORT int leveldb_minor_version(void);
 

@@ -1,12 +1,8 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
-//
-// Cache is an abstract, internally synchronised key -> value map with a
-// bounded total "charge".  Each entry carries a caller-chosen charge (for
-// instance its size in bytes), and the cache may evict entries to stay
-// within its capacity.  NewLRUCache() provides a least-recently-used
-// implementation; clients may plug in their own policy by subclassing.
+// Cache: maps keys to values and drops entries as needed to keep the sum
+// of their charges within a capacity.  The caller picks each entry's charge
+// (often its size in bytes).  It does its own locking, so any thread may use
+// it.  NewLRUCache() drops the entries unused for longest first; a subclass
+// can bring another policy.
 
 #ifndef STORAGE_LEVELDB_INCLUDE_CACHE_H_
 #define STORAGE_LEVELDB_INCLUDE_CACHE_H_
@@ -20,7 +16,8 @@ namespace leveldb {
 
 class LEVELDB_EXPORT Cache;
 
-// A new LRU cache whose total charge is limited to `capacity`.
+// Returns an LRU cache holding entries whose charges add up to at most
+// `capacity`.  The caller deletes it.
 LEVELDB_EXPORT Cache* NewLRUCache(size_t capacity);
 
 class LEVELDB_EXPORT Cache {
@@ -30,44 +27,45 @@ class LEVELDB_EXPORT Cache {
   Cache(const Cache&) = delete;
   Cache& operator=(const Cache&) = delete;
 
-  // Hands every remaining entry to its deleter.
+  // Calls the deleter of every entry still held.
   virtual ~Cache();
 
-  // Opaque reference to a cached entry.
+  // Refers to one entry; obtained from Insert() or Lookup().
   struct Handle {};
 
-  // Adds key -> value with the given charge, displacing any entry with the
-  // same key, and returns a handle to the new entry.  The caller must pass
-  // that handle to Release() when finished with it.  Once the entry is
-  // both evicted/erased and unreferenced, deleter(key, value) is called.
+  // Stores key -> value with the given charge; an older entry with the same
+  // key is replaced.  Returns a handle to the new entry that the caller has
+  // to Release().  deleter(key, value) runs once the entry has left the
+  // cache and no handle to it remains.
   virtual Handle* Insert(const Slice& key, void* value, size_t charge,
                          void (*deleter)(const Slice& key, void* value)) = 0;
 
-  // Returns a handle to the entry for key, or nullptr if there is none.  A
-  // non-null result must later be passed to Release().
+  // A handle to key's entry, or nullptr when key is not cached.  Release() a
+  // non-null result when done with it.
   virtual Handle* Lookup(const Slice& key) = 0;
 
-  // Gives up a handle obtained from this cache.  Each handle is released
-  // exactly once.
+  // Returns a handle that this cache gave out.  Call it exactly once for
+  // every handle.
   virtual void Release(Handle* handle) = 0;
 
-  // The value stored in an unreleased handle obtained from this cache.
+  // The value behind `handle`.  REQUIRES: handle came from this cache and is
+  // still unreleased.
   virtual void* Value(Handle* handle) = 0;
 
-  // Removes the entry for key, if any.  Outstanding handles keep the entry
-  // alive until they are released.
+  // Drops key's entry if there is one.  Handles still held keep it alive
+  // until they are released.
   virtual void Erase(const Slice& key) = 0;
 
-  // Returns a fresh number on each call.  Clients sharing one cache can use
-  // it as a key prefix to keep their key spaces apart.
+  // A number never returned before by this cache.  Clients that share one
+  // cache can prefix their keys with it so that they do not collide.
   virtual uint64_t NewId() = 0;
 
-  // Evicts every entry that no handle currently refers to.  The base
-  // version does nothing; implementations are encouraged to override it
-  // (it may become pure virtual in the future).
+  // Drops every entry that is not held by a handle.  This base version does
+  // nothing; subclasses should override it, since a later version may make
+  // it pure virtual.
   virtual void Prune() {}
 
-  // Sum of the charges of the entries currently held.
+  // Current sum of the charges of all held entries.
   virtual size_t TotalCharge() const = 0;
 
  private:

@@ -1,7 +1,3 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
-
 #ifndef STORAGE_LEVELDB_INCLUDE_COMPARATOR_H_
 #define STORAGE_LEVELDB_INCLUDE_COMPARATOR_H_
 
@@ -13,38 +9,38 @@ namespace leveldb {
 
 class Slice;
 
-// Defines a total order on keys, used both inside table files and for the
-// database as a whole.  Implementations are called from many threads at
-// once and must therefore be thread-safe.
+// Key ordering.  One Comparator orders the keys of a database and of every
+// table file in it.  The library calls it from many threads in parallel, so
+// implementations must be thread-safe.
 class LEVELDB_EXPORT Comparator {
  public:
   virtual ~Comparator();
 
-  // Negative if a orders before b, zero if they are equal, positive if a
-  // orders after b.
+  // Three-way comparison: < 0 when a sorts first, 0 when a and b are equal,
+  // > 0 when b sorts first.
   virtual int Compare(const Slice& a, const Slice& b) const = 0;
 
-  // Identifies the ordering.  It is stored with the database, and opening
-  // the database with a comparator of a different name fails.  Pick a new
-  // name whenever the ordering changes.  Names beginning with "leveldb."
-  // belong to the library.
+  // Saved in the database when it is created; an open with a comparator of
+  // another name is refused.  Change the name whenever the order itself
+  // changes.  The "leveldb." prefix is reserved for the library's own
+  // comparators.
   virtual const char* Name() const = 0;
 
-  // The two methods below let the library shorten keys it stores in index
-  // structures.  Doing nothing is always a correct implementation.
+  // Optional key shortening, used to keep index data small.  Leaving the
+  // argument as it is always counts as a valid implementation.
 
-  // When *start < limit, may replace *start with a shorter key k such that
+  // Given *start < limit, may set *start to any k, ideally a short one, with
   // *start <= k < limit.
   virtual void FindShortestSeparator(std::string* start,
                                      const Slice& limit) const = 0;
 
-  // May replace *key with a shorter key that is >= the original.
+  // May set *key to any k, ideally a short one, with k >= *key.
   virtual void FindShortSuccessor(std::string* key) const = 0;
 };
 
-// The built-in comparator that orders keys by unsigned byte-wise
-// lexicographic comparison.  It is a singleton owned by the library; do not
-// delete it.
+// Returns the default comparator: keys are compared byte by byte as
+// unsigned values, and a key that is a prefix of another sorts first.  The
+// library owns this single shared object; never delete it.
 LEVELDB_EXPORT const Comparator* BytewiseComparator();
 
 }  // namespace leveldb

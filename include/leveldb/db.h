@@ -1,8 +1,5 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
-//
-// The main entry point: DB, a persistent, ordered key/value store.
+// DB, the main entry point: a key/value store kept on disk and ordered by
+// key.
 
 #ifndef STORAGE_LEVELDB_INCLUDE_DB_H_
 #define STORAGE_LEVELDB_INCLUDE_DB_H_
@@ -16,8 +13,8 @@
 
 namespace leveldb {
 
-// Release this library is compatible with.  Keep in sync with the build
-// files.
+// The LevelDB release whose API this library provides.  The build files
+// carry the same numbers; change both together.
 static const int kMajorVersion = 1;
 static const int kMinorVersion = 23;
 
@@ -26,31 +23,31 @@ struct ReadOptions;
 struct WriteOptions;
 class WriteBatch;
 
-// An opaque, immutable point-in-time view of a DB, obtained from
-// DB::GetSnapshot().  Safe to share between threads.
+// The frozen state of a DB at one moment, from DB::GetSnapshot().  It never
+// changes, so any thread may use it.
 class LEVELDB_EXPORT Snapshot {
  protected:
   virtual ~Snapshot();
 };
 
-// The half-open key interval [start, limit).
+// The keys k with start <= k < limit.
 struct LEVELDB_EXPORT Range {
   Range() = default;
   Range(const Slice& s, const Slice& l) : start(s), limit(l) {}
 
-  Slice start;  // First key inside the interval.
-  Slice limit;  // First key past the interval.
+  Slice start;  // Included.
+  Slice limit;  // Excluded.
 };
 
-// A sorted, persistent map from byte-string keys to byte-string values.
-// All methods may be called concurrently from several threads without
-// extra locking.
+// A persistent map from byte-string keys to byte-string values, sorted by
+// key.  Thread-safe: any method may run on several threads at once, with no
+// locking by the caller.
 class LEVELDB_EXPORT DB {
  public:
-  // Opens (and, depending on options, creates) the database stored in the
-  // directory `name`.  On success *dbptr receives a heap-allocated DB that
-  // the caller deletes when done, and OK is returned.  On failure *dbptr is
-  // set to nullptr and the error is returned.
+  // Opens the database in directory `name`, creating it if the options ask
+  // for that.  On success returns OK and sets *dbptr to a new DB, which the
+  // caller deletes when done.  On error returns it and sets *dbptr to
+  // nullptr.
   static Status Open(const Options& options, const std::string& name,
                      DB** dbptr);
 
@@ -61,66 +58,68 @@ class LEVELDB_EXPORT DB {
 
   virtual ~DB();
 
-  // Stores value under key, replacing any previous value.  Durability
-  // depends on options.sync.
+  // Sets key to value, overwriting any old value.  options.sync decides
+  // whether the change is forced to disk before the call returns.
   virtual Status Put(const WriteOptions& options, const Slice& key,
                      const Slice& value) = 0;
 
-  // Removes key.  Deleting a missing key succeeds.  Durability depends on
-  // options.sync.
+  // Removes key; not an error when key does not exist.  options.sync as for
+  // Put().
   virtual Status Delete(const WriteOptions& options, const Slice& key) = 0;
 
-  // Applies every update in *updates atomically.  Durability depends on
-  // options.sync.
+  // Applies all of *updates as one atomic step.  options.sync as for Put().
   virtual Status Write(const WriteOptions& options, WriteBatch* updates) = 0;
 
-  // Looks up key.  If present, copies its value into *value and returns OK.
-  // If absent, leaves *value untouched and returns a status whose
-  // IsNotFound() is true.  Other errors are reported as usual.
+  // Reads key.  When found, sets *value to its value and returns OK.  When
+  // not found, leaves *value as it was and returns a status with
+  // IsNotFound() set.  Any other failure returns its own error.
   virtual Status Get(const ReadOptions& options, const Slice& key,
                      std::string* value) = 0;
 
-  // Returns a heap-allocated iterator over the whole database.  It starts
-  // out unpositioned, so call a Seek method first.  Delete it when done,
-  // and before deleting the DB.
+  // A new iterator over all entries.  It is not positioned yet: seek before
+  // using it.  The caller deletes it, and must do so before deleting the DB.
   virtual Iterator* NewIterator(const ReadOptions& options) = 0;
 
-  // Captures the current state so that reads through ReadOptions::snapshot
-  // see a frozen view.  Pair every call with ReleaseSnapshot().
+  // A handle to the present state; reads that pass it as
+  // ReadOptions::snapshot see that state only.  Hand it back with
+  // ReleaseSnapshot() once it is no longer needed.
   virtual const Snapshot* GetSnapshot() = 0;
 
-  // Gives back a snapshot from GetSnapshot(); it must not be used again.
+  // Frees a snapshot from GetSnapshot().  It must not be used afterwards.
   virtual void ReleaseSnapshot(const Snapshot* snapshot) = 0;
 
-  // Reports internal state.  Returns true and fills *value when `property`
-  // is recognised, false otherwise.  Recognised names:
-  //   "leveldb.num-files-at-level<N>"   file count at level N (decimal)
-  //   "leveldb.stats"                   multi-line compaction statistics
-  //   "leveldb.sstables"                multi-line listing of table files
-  //   "leveldb.approximate-memory-usage"  bytes of memory in use
+  // Internal state by name.  For a known `property` sets *value and returns
+  // true; for an unknown one returns false.  Names:
+  //   "leveldb.num-files-at-level<N>"     how many files level N holds
+  //   "leveldb.stats"                     compaction figures, several lines
+  //   "leveldb.sstables"                  the table files, several lines
+  //   "leveldb.approximate-memory-usage"  estimated bytes the DB holds
+  // This library adds "leveldb.elasticbf" (leveldb/elastic_filter.h) and
+  // "leveldb.io-stats" (leveldb/io_stats.h).
   virtual bool GetProperty(const Slice& property, std::string* value) = 0;
 
-  // For each of the n ranges, stores in sizes[i] an estimate of the disk
-  // space taken by keys in range[i].  The figure reflects on-disk (possibly
-  // compressed) bytes and may not yet include very recent writes.
+  // For i in [0, n), sets sizes[i] to an estimate of the file bytes used by
+  // the keys of range[i].  Compressed data counts at its compressed size,
+  // and the newest writes may be left out.
   virtual void GetApproximateSizes(const Range* range, int n,
                                    uint64_t* sizes) = 0;
 
-  // Compacts the keys in [*begin, *end], dropping deleted and overwritten
-  // data.  A null begin means "from the first key"; a null end means "to
-  // the last key", so CompactRange(nullptr, nullptr) compacts everything.
-  // Mostly of interest to people who know how the storage is organised.
+  // Rewrites the storage of the keys in [*begin, *end] and throws away
+  // deleted and overwritten entries.  begin == nullptr stands for "before
+  // every key" and end == nullptr for "after every key", so
+  // CompactRange(nullptr, nullptr) covers the whole database.  Mainly useful
+  // to users who know the storage layout.
   virtual void CompactRange(const Slice* begin, const Slice* end) = 0;
 };
 
-// Deletes the database stored in `name`, with all of its files.  Use with
-// care.  For compatibility, a directory that cannot be listed is not
-// reported as an error.
+// Removes the database in `name` together with all its files; this cannot
+// be undone.  A directory that cannot be listed counts as success, as in
+// LevelDB 1.23.
 LEVELDB_EXPORT Status DestroyDB(const std::string& name,
                                 const Options& options);
 
-// Salvages as much as possible of a database that no longer opens.  Some
-// data may be lost in the process.
+// Tries to rebuild a database that fails to open, keeping whatever can be
+// recovered; some entries may not survive.
 LEVELDB_EXPORT Status RepairDB(const std::string& dbname,
                                const Options& options);
 

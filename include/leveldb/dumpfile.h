@@ -1,7 +1,3 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
-
 #ifndef STORAGE_LEVELDB_INCLUDE_DUMPFILE_H_
 #define STORAGE_LEVELDB_INCLUDE_DUMPFILE_H_
 
@@ -13,10 +9,11 @@
 
 namespace leveldb {
 
-// Writes a human-readable rendering of the database file `fname` (a log,
-// table or descriptor file) to *dst, calling dst->Append() once per item
-// with one newline-terminated line of text.  Fails if the name does not
-// look like a database file or the file cannot be read.
+// Prints one database file as text: `fname` may be a log, a table or a
+// MANIFEST.  Each item in it (a log record, a table entry, a version edit)
+// is rendered as text ending in '\n' and passed to its own dst->Append()
+// call.  Returns an error when the file name is not one a database uses, or
+// when reading the file fails.
 LEVELDB_EXPORT Status DumpFile(Env* env, const std::string& fname,
                                WritableFile* dst);
 

@@ -1,7 +1,3 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
-//
 // ElasticBF: elastic Bloom filters for point lookups.
 //
 // Instead of one filter per table, every table is cut into segments (runs of

@@ -1,13 +1,9 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
+// Env: everything the library asks of the operating system (files,
+// directories, file locks, background threads, the clock, sleeping) goes
+// through this interface.  A client can pass its own Env, for instance to
+// limit I/O rates or to keep all files in memory.
 //
-// Env is the library's window onto the operating system: files, directory
-// operations, locking, background threads, the clock and sleeping.  Clients
-// can supply their own Env (for example to throttle I/O or to keep
-// everything in memory).
-//
-// Every Env implementation must tolerate concurrent calls from many threads.
+// Implementations must be thread-safe: many threads call them at once.
 
 #ifndef STORAGE_LEVELDB_INCLUDE_ENV_H_
 #define STORAGE_LEVELDB_INCLUDE_ENV_H_
@@ -50,106 +46,104 @@ class LEVELDB_EXPORT Env {
 
   virtual ~Env();
 
-  // The process-wide Env for the host operating system.  It is owned by the
-  // library and must not be deleted.
+  // The shared Env of the host operating system.  The library owns it;
+  // never delete it.
   static Env* Default();
 
-  // Opens `fname` for reading front to back.  On success stores the new
-  // file in *result and returns OK; otherwise stores nullptr and returns an
-  // error (NotFound when the file does not exist).  The file is used by one
-  // thread at a time.
+  // Opens `fname` for reading from start to end.  Returns OK with *result
+  // set to the new file, or an error with *result set to nullptr; a missing
+  // file should give NotFound.  The file is never used by two threads at
+  // once.
   virtual Status NewSequentialFile(const std::string& fname,
                                    SequentialFile** result) = 0;
 
-  // Opens `fname` for positional reads.  Success/failure conventions as for
-  // NewSequentialFile (NotFound for a missing file).  The returned object
-  // must support concurrent reads from several threads.
+  // Opens `fname` for reads at any offset.  Results and errors as for
+  // NewSequentialFile.  The returned file must allow several threads to
+  // read it at once.
   virtual Status NewRandomAccessFile(const std::string& fname,
                                      RandomAccessFile** result) = 0;
 
-  // Creates `fname` for writing, truncating any existing file of that name.
-  // On success stores the new file in *result and returns OK; otherwise
-  // stores nullptr and returns an error.  Used by one thread at a time.
+  // Creates `fname` empty for writing; an old file of that name loses its
+  // contents.  Returns OK with *result set to the new file, or an error with
+  // *result set to nullptr.  The file is never used by two threads at once.
   virtual Status NewWritableFile(const std::string& fname,
                                  WritableFile** result) = 0;
 
-  // Opens `fname` for writing at its end, creating it if needed.  Same
-  // conventions as NewWritableFile.  An Env may decline with a
-  // NotSupported error, and callers (the library included) have to cope.
+  // Opens `fname` so that writes go after its current end; a missing file
+  // is created.  Results as for NewWritableFile.  An Env may refuse with
+  // NotSupported; callers, the library among them, must handle that.
   virtual Status NewAppendableFile(const std::string& fname,
                                    WritableFile** result);
 
-  // True when `fname` exists.
+  // Whether a file or directory called `fname` exists.
   virtual bool FileExists(const std::string& fname) = 0;
 
-  // Replaces *result with the names (relative to `dir`) of the entries in
-  // directory `dir`.
+  // Fills *result with the entry names of directory `dir` (bare names, no
+  // path).
   virtual Status GetChildren(const std::string& dir,
                              std::vector<std::string>* result) = 0;
 
-  // Deletes `fname`. Implementations written for 1.23 override this; the
-  // base version calls DeleteFile so an Env written against the old name
-  // still works.
+  // Removes the file `fname`.  Envs written for 1.23 override this one.
+  // The default forwards to DeleteFile, so that an Env that only overrides
+  // the old name keeps working.
   virtual Status RemoveFile(const std::string& fname);
 
-  // Old name of RemoveFile, kept for source compatibility; the base version
-  // calls RemoveFile. Prefer RemoveFile in new code.
+  // Deprecated spelling of RemoveFile, still here for old sources; the
+  // default forwards to RemoveFile.  New code should use RemoveFile.
   virtual Status DeleteFile(const std::string& fname);
 
-  // Creates the directory `dirname`.
+  // Makes a new directory `dirname`.
   virtual Status CreateDir(const std::string& dirname) = 0;
 
-  // Deletes the directory `dirname`. The base version calls DeleteDir, for
-  // Env implementations written against the old name.
+  // Removes the directory `dirname`.  The default forwards to DeleteDir, so
+  // that an Env that only overrides the old name keeps working.
   virtual Status RemoveDir(const std::string& dirname);
 
-  // Old name of RemoveDir, kept for source compatibility; the base version
-  // calls RemoveDir. Prefer RemoveDir in new code.
+  // Deprecated spelling of RemoveDir, still here for old sources; the
+  // default forwards to RemoveDir.  New code should use RemoveDir.
   virtual Status DeleteDir(const std::string& dirname);
 
-  // Stores the size in bytes of `fname` in *file_size.
+  // Sets *file_size to the length of `fname` in bytes.
   virtual Status GetFileSize(const std::string& fname, uint64_t* file_size) = 0;
 
-  // Renames `src` to `target`, replacing `target` if it exists.
+  // Moves `src` to the name `target`; an existing `target` is overwritten.
   virtual Status RenameFile(const std::string& src,
                             const std::string& target) = 0;
 
-  // Takes an exclusive lock on `fname` (creating the file if necessary) so
-  // that two processes cannot open the same database.  Never waits: if the
-  // lock is held elsewhere the call fails at once.  On success *lock
-  // receives a handle to pass to UnlockFile(); on failure it is set to
-  // nullptr.  Locks vanish automatically when the process exits.
+  // Locks the file `fname`, creating it when missing, so that a second
+  // process cannot open the same database.  Returns an error at once,
+  // without waiting, when the lock is already held.  On success sets *lock
+  // to a handle for UnlockFile(); on error sets it to nullptr.  The
+  // operating system drops the lock if the process dies.
   virtual Status LockFile(const std::string& fname, FileLock** lock) = 0;
 
-  // Drops a lock obtained from a successful LockFile() call.  Each lock may
-  // be released only once.
+  // Gives up a lock that LockFile() granted.  Call it once per lock.
   virtual Status UnlockFile(FileLock* lock) = 0;
 
-  // Queues function(arg) to run once on some background thread.  Queued
-  // work items may run concurrently with each other and in any thread, so
-  // callers must not assume they are serialised.
+  // Arranges for function(arg) to run once, later, on a background thread.
+  // Neither order nor mutual exclusion between scheduled items is promised:
+  // they may overlap, on any threads.
   virtual void Schedule(void (*function)(void* arg), void* arg) = 0;
 
-  // Runs function(arg) on a brand-new thread, which ends when the function
-  // returns.
+  // Starts a new thread that runs function(arg) and exits when it returns.
   virtual void StartThread(void (*function)(void* arg), void* arg) = 0;
 
-  // Stores in *path a scratch directory for tests.  It may already exist.
-  // Repeated calls within one process yield the same directory.
+  // Sets *path to a directory that tests may use for scratch files.  It may
+  // exist already; every call in one process gives the same directory.
   virtual Status GetTestDirectory(std::string* path) = 0;
 
-  // Creates a Logger that writes informational messages to `fname`.
+  // Makes a Logger whose messages go to the file `fname`.
   virtual Status NewLogger(const std::string& fname, Logger** result) = 0;
 
-  // Microseconds elapsed since an arbitrary fixed origin.  Only differences
-  // between two readings are meaningful.
+  // A clock in microseconds with an unspecified zero; use it to measure
+  // intervals only.
   virtual uint64_t NowMicros() = 0;
 
-  // Blocks the calling thread for about `micros` microseconds.
+  // Pauses the calling thread for roughly `micros` microseconds.
   virtual void SleepForMicroseconds(int micros) = 0;
 };
 
-// A file that is read from start to end.
+// A file read in order, from its start to its end.
 class LEVELDB_EXPORT SequentialFile {
  public:
   SequentialFile() = default;
@@ -159,19 +153,19 @@ class LEVELDB_EXPORT SequentialFile {
 
   virtual ~SequentialFile();
 
-  // Reads at most n bytes.  The implementation may use scratch[0, n) as a
-  // buffer and point *result into it, so scratch must outlive any use of
-  // *result.  A short read (including at end of file) is not an error.
-  // Callers provide their own synchronisation.
+  // Reads up to n bytes into *result.  The data may be put in
+  // scratch[0..n-1] with *result pointing there, so keep scratch alive while
+  // *result is used.  Getting fewer than n bytes (at end of file, say) is
+  // not an error.  Not thread-safe: callers synchronise.
   virtual Status Read(size_t n, Slice* result, char* scratch) = 0;
 
-  // Moves forward n bytes without returning them; never slower than
-  // reading them.  Skipping past the end stops at the end and returns OK.
-  // Callers provide their own synchronisation.
+  // Skips n bytes, at least as fast as reading them would be.  Skipping
+  // beyond the end leaves the file at its end and returns OK.  Not
+  // thread-safe: callers synchronise.
   virtual Status Skip(uint64_t n) = 0;
 };
 
-// A file that is read at arbitrary offsets.
+// A file read at any offsets, in any order.
 class LEVELDB_EXPORT RandomAccessFile {
  public:
   RandomAccessFile() = default;
@@ -181,15 +175,14 @@ class LEVELDB_EXPORT RandomAccessFile {
 
   virtual ~RandomAccessFile();
 
-  // Reads at most n bytes beginning at `offset`.  Buffer conventions are
-  // those of SequentialFile::Read.  May be called from several threads at
-  // once.
+  // Reads up to n bytes starting at byte `offset`, with the *result and
+  // scratch rules of SequentialFile::Read.  Thread-safe.
   virtual Status Read(uint64_t offset, size_t n, Slice* result,
                       char* scratch) const = 0;
 };
 
-// A file that is written sequentially.  Callers append many small pieces,
-// so implementations are expected to buffer.
+// A file written from start to end.  The library appends many small pieces,
+// so implementations should buffer them.
 class LEVELDB_EXPORT WritableFile {
  public:
   WritableFile() = default;
@@ -205,7 +198,7 @@ class LEVELDB_EXPORT WritableFile {
   virtual Status Sync() = 0;
 };
 
-// Sink for diagnostic text messages.
+// Receives the library's diagnostic text messages.
 class LEVELDB_EXPORT Logger {
  public:
   Logger() = default;
@@ -215,11 +208,11 @@ class LEVELDB_EXPORT Logger {
 
   virtual ~Logger();
 
-  // Formats one message printf-style and records it.
+  // Records one message built from a printf-style format and arguments.
   virtual void Logv(const char* format, std::va_list ap) = 0;
 };
 
-// Handle for a lock obtained through Env::LockFile().
+// What Env::LockFile() hands out; give it back to Env::UnlockFile().
 class LEVELDB_EXPORT FileLock {
  public:
   FileLock() = default;
@@ -230,33 +223,34 @@ class LEVELDB_EXPORT FileLock {
   virtual ~FileLock();
 };
 
-// printf-style message to info_log; does nothing when info_log is null.
+// Formats a printf-style message and sends it to info_log; a null info_log
+// discards it.
 void Log(Logger* info_log, const char* format, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((__format__(__printf__, 2, 3)))
 #endif
     ;
 
-// Writes `data` to the file `fname`, replacing its contents.
+// Creates or overwrites `fname` so that it holds exactly `data`.
 LEVELDB_EXPORT Status WriteStringToFile(Env* env, const Slice& data,
                                         const std::string& fname);
 
-// Replaces *data with the full contents of the file `fname`.
+// Sets *data to everything stored in the file `fname`.
 LEVELDB_EXPORT Status ReadFileToString(Env* env, const std::string& fname,
                                        std::string* data);
 
-// An Env that passes every call through to another Env.  Handy as a base
-// class for an Env that wants to change only a few operations.
+// Forwards every call to a target Env.  Subclass it and override only the
+// calls whose behaviour should change.
 class LEVELDB_EXPORT EnvWrapper : public Env {
  public:
-  // Forwards to *t, which must outlive this object.
+  // *t receives the calls; it must outlive this object.
   explicit EnvWrapper(Env* t) : target_(t) {}
   virtual ~EnvWrapper();
 
-  // The Env being forwarded to.
+  // The Env that receives the calls.
   Env* target() const { return target_; }
 
-  // Pure delegation from here on.
+  // Each override below only forwards to target_.
   Status NewSequentialFile(const std::string& f, SequentialFile** r) override {
     return target_->NewSequentialFile(f, r);
   }

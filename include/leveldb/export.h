@@ -1,8 +1,4 @@
-/* Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-   Use of this source code is governed by a BSD-style license that can be
-   found in the LICENSE file.
-
-   LEVELDB_EXPORT marks the symbols that make up the library's public
+/* LEVELDB_EXPORT marks the symbols that make up the library's public
    interface.  It only expands to something when the library is consumed or
    produced as a shared object (LEVELDB_SHARED_LIBRARY); static builds get an
    empty macro.  A client may also predefine LEVELDB_EXPORT itself, in which

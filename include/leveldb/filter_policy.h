@@ -1,11 +1,7 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
-//
-// A FilterPolicy builds compact summaries ("filters") of the keys stored in
-// a table.  The filters are saved alongside the data and checked before
-// reading from disk, so that most lookups of absent keys cost no disk seek
-// at all.  NewBloomFilterPolicy() is the usual choice.
+// FilterPolicy: turns the keys of a table into a small summary, a filter,
+// which is stored in the table file.  A read checks the filter first and
+// does not touch the data when the filter says the key cannot be there.
+// NewBloomFilterPolicy() gives the standard choice.
 
 #ifndef STORAGE_LEVELDB_INCLUDE_FILTER_POLICY_H_
 #define STORAGE_LEVELDB_INCLUDE_FILTER_POLICY_H_
@@ -22,30 +18,30 @@ class LEVELDB_EXPORT FilterPolicy {
  public:
   virtual ~FilterPolicy();
 
-  // Identifies the filter encoding; it is recorded in every table.  Change
-  // it whenever the encoding changes incompatibly, so that old filters are
-  // never interpreted with the new code.
+  // Recorded in each table next to its filter; a table's filter is only used
+  // by a policy of the same name.  Return a new name after any incompatible
+  // change to the filter format.
   virtual const char* Name() const = 0;
 
-  // Appends to *dst a filter summarising keys[0, n).  The keys are sorted by
-  // the database comparator and may contain duplicates.  Existing contents
-  // of *dst must be preserved.
+  // keys[0..n-1] come in comparator order, possibly repeated.  Builds their
+  // filter and appends it to *dst; the bytes already in *dst must stay as
+  // they are.
   virtual void CreateFilter(const Slice* keys, int n,
                             std::string* dst) const = 0;
 
-  // `filter` is something CreateFilter() produced.  Must return true for
-  // every key that was passed to CreateFilter(); for other keys it should
-  // return false as often as possible.
+  // `filter` holds bytes appended by CreateFilter().  A false result means
+  // "key was not among those keys", so every one of them must give true (no
+  // false negatives).  Other keys should give false as often as possible.
   virtual bool KeyMayMatch(const Slice& key, const Slice& filter) const = 0;
 };
 
-// A Bloom filter policy spending about bits_per_key bits per key (10 gives
-// roughly a 1% false-positive rate).  The caller owns the result and must
-// keep it alive until every database using it has been closed.
+// Returns a Bloom filter policy that uses about bits_per_key bits for each
+// key; 10 bits give about 1% false positives.  The caller owns it and may
+// delete it only after closing every database that uses it.
 //
-// The Bloom filter hashes whole user keys.  If a custom comparator treats
-// keys that differ in some bytes as equal, this policy is unsuitable; write
-// a FilterPolicy that ignores the same bytes instead.
+// This filter hashes the whole user key.  A comparator that treats some
+// different keys as equal (by skipping some of their bytes, say) needs a
+// custom FilterPolicy that skips the same bytes; this one would miss keys.
 LEVELDB_EXPORT const FilterPolicy* NewBloomFilterPolicy(int bits_per_key);
 
 }  // namespace leveldb

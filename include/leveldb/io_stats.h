@@ -1,7 +1,3 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
-//
 // I/O statistics of a database.
 //
 // DB::GetProperty("leveldb.io-stats") returns one "name: value" line per

@@ -1,13 +1,9 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
+// Iterator: walks over entries (a key and a value each) in key order.  DBs,
+// tables and blocks each return their own subclass.
 //
-// Iterator is the abstract cursor over an ordered sequence of key/value
-// pairs.  The database, tables and blocks all hand out implementations.
-//
-// Thread safety: concurrent calls to const member functions are fine.  As
-// soon as one thread may call a non-const member, every thread using that
-// iterator needs outside synchronization.
+// Threading: sharing one Iterator between threads is safe for const
+// methods only; as soon as a thread may modify it, guard every use of it
+// with one mutex.
 
 #ifndef STORAGE_LEVELDB_INCLUDE_ITERATOR_H_
 #define STORAGE_LEVELDB_INCLUDE_ITERATOR_H_
@@ -31,39 +27,41 @@ class LEVELDB_EXPORT Iterator {
   // True while the iterator sits on an entry.
   virtual bool Valid() const = 0;
 
-  // Move to the smallest key; Valid() afterwards iff the source is
-  // non-empty.
+  // Positions at the smallest key.  Afterwards Valid() is false only when
+  // there are no entries at all.
   virtual void SeekToFirst() = 0;
 
-  // Move to the largest key; Valid() afterwards iff the source is non-empty.
+  // Positions at the largest key.  Afterwards Valid() is false only when
+  // there are no entries at all.
   virtual void SeekToLast() = 0;
 
-  // Move to the first entry whose key is >= target; Valid() afterwards iff
-  // such an entry exists.
+  // Positions at the smallest key that is >= target.  Afterwards Valid() is
+  // false when every key is smaller than target.
   virtual void Seek(const Slice& target) = 0;
 
-  // Step forward one entry.  Requires Valid(); leaves the iterator invalid
-  // when stepping past the last entry.
+  // Goes to the following key.  REQUIRES: Valid().  Moving on from the
+  // largest key makes Valid() false.
   virtual void Next() = 0;
 
-  // Step back one entry.  Requires Valid(); leaves the iterator invalid when
-  // stepping before the first entry.
+  // Goes to the preceding key.  REQUIRES: Valid().  Moving back from the
+  // smallest key makes Valid() false.
   virtual void Prev() = 0;
 
-  // Key of the current entry.  Requires Valid().  The bytes are only
-  // guaranteed to stay put until the iterator is next moved or modified.
+  // The key at the current position.  REQUIRES: Valid().  The returned
+  // bytes may change or disappear as soon as the iterator is moved or
+  // changed; copy them to keep them longer.
   virtual Slice key() const = 0;
 
-  // Value of the current entry, with the same requirements and lifetime as
-  // key().
+  // The value at the current position.  REQUIRES: Valid().  Stays usable
+  // exactly as long as the result of key() does.
   virtual Slice value() const = 0;
 
-  // Any error met so far, or OK.
+  // OK, or the first error the iterator ran into.
   virtual Status status() const = 0;
 
-  // Arranges for function(arg1, arg2) to be called when the iterator is
-  // destroyed.  Callbacks may be registered any number of times.  This is
-  // not virtual and is not meant to be overridden.
+  // Adds a callback: function(arg1, arg2) runs when the iterator is
+  // deleted.  Any number can be added.  Not virtual; subclasses should not
+  // redefine it.
   using CleanupFunction = void (*)(void* arg1, void* arg2);
   void RegisterCleanup(CleanupFunction function, void* arg1, void* arg2);
 
@@ -72,11 +70,11 @@ class LEVELDB_EXPORT Iterator {
   // iterator (so the common single-callback case needs no allocation);
   // further ones are heap nodes chained through `next`.
   struct CleanupNode {
-    // Only the embedded head can be unused; it is unused while its function
-    // pointer is null.
+    // A null function marks the embedded head as holding no callback (other
+    // nodes always hold one).
     bool IsEmpty() const { return function == nullptr; }
 
-    // Calls the stored callback.
+    // Invokes function(arg1, arg2).
     void Run() {
       assert(function != nullptr);
       function(arg1, arg2);
@@ -90,10 +88,10 @@ class LEVELDB_EXPORT Iterator {
   CleanupNode cleanup_head_;
 };
 
-// An iterator over nothing, with an OK status.
+// Returns an iterator that has no entries and whose status is OK.
 LEVELDB_EXPORT Iterator* NewEmptyIterator();
 
-// An iterator over nothing whose status() reports `status`.
+// Returns an iterator that has no entries and whose status() is `status`.
 LEVELDB_EXPORT Iterator* NewErrorIterator(const Status& status);
 
 }  // namespace leveldb

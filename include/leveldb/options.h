@@ -1,7 +1,3 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
-//
 // Tunables for opening a database (Options) and for individual reads
 // (ReadOptions) and writes (WriteOptions).  The field order and types of
 // these structs are part of the binary interface; do not reorder them.
@@ -41,11 +37,11 @@ struct LEVELDB_EXPORT Options {
   // Create the database when it does not exist yet.
   bool create_if_missing = false;
 
-  // Fail with an error when the database already exists.
+  // Make DB::Open return an error when the database is already there.
   bool error_if_exists = false;
 
-  // Check data integrity aggressively and stop at the first problem.  This
-  // can make a database with a single damaged entry partly or entirely
+  // Verify stored data eagerly and report an error at the first damage
+  // found.  One bad entry can then make part or all of a database
   // unreadable.
   bool paranoid_checks = false;
 
@@ -73,12 +69,12 @@ struct LEVELDB_EXPORT Options {
   // and owns an 8 MB LRU cache.
   Cache* block_cache = nullptr;
 
-  // Target amount of (uncompressed) user data per table block.  Can be
-  // changed on a live database.
+  // Target amount of (uncompressed) user data per table block.  May differ
+  // between opens of the same database.
   size_t block_size = 4 * 1024;
 
-  // Keys per prefix-compression run inside a block.  Can be changed on a
-  // live database; the default suits nearly everyone.
+  // Keys per prefix-compression run inside a block.  May differ between
+  // opens; the default suits nearly everyone.
   int block_restart_interval = 16;
 
   // Size at which a table file being written is closed and a new one
@@ -86,12 +82,12 @@ struct LEVELDB_EXPORT Options {
   size_t max_file_size = 2 * 1024 * 1024;
 
   // Block compression.  Snappy is cheap enough that it rarely pays to turn
-  // it off; blocks that do not shrink are stored uncompressed anyway.  Can
-  // be changed on a live database.
+  // it off; blocks that do not shrink are stored uncompressed anyway.  May
+  // differ between opens.
   CompressionType compression = kSnappyCompression;
 
-  // Experimental: on open, keep appending to the existing MANIFEST and log
-  // instead of starting fresh ones, which makes reopening faster.
+  // Experimental: DB::Open continues writing to the MANIFEST and log file
+  // it finds rather than creating new ones, so reopening gets faster.
   bool reuse_logs = false;
 
   // Optional per-table filter (e.g. NewBloomFilterPolicy()) used to skip
@@ -103,16 +99,15 @@ struct LEVELDB_EXPORT Options {
 struct LEVELDB_EXPORT ReadOptions {
   ReadOptions() = default;
 
-  // Verify the checksum of every block read from disk.
+  // Check the CRC of every block this read loads from storage.
   bool verify_checksums = false;
 
   // Insert blocks read by this operation into the block cache.  Large scans
   // usually want false here to avoid evicting hot data.
   bool fill_cache = true;
 
-  // Read the database as of this snapshot (which must come from the same DB
-  // and still be unreleased).  When null, an implicit snapshot taken at the
-  // start of the read is used.
+  // Snapshot to read from; null means the state when the read begins.  A
+  // non-null snapshot must come from this same DB and still be unreleased.
   const Snapshot* snapshot = nullptr;
 };
 
@@ -120,10 +115,11 @@ struct LEVELDB_EXPORT ReadOptions {
 struct LEVELDB_EXPORT WriteOptions {
   WriteOptions() = default;
 
-  // Force the log to stable storage (WritableFile::Sync()) before the write
-  // returns.  Without it a machine crash may drop the most recent writes,
-  // although a mere process crash never loses them: the guarantee is that
-  // of write(2) versus write(2) followed by fsync(2).
+  // When true, the write returns only after the log has reached stable
+  // storage via WritableFile::Sync(), so it survives a machine crash.  When
+  // false, a machine crash can lose the latest writes, while a crash of the
+  // process alone cannot: the difference between write(2) and write(2) plus
+  // fsync(2).
   bool sync = false;
 };
 

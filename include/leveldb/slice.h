@@ -1,14 +1,10 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
+// Slice: a pointer and a length naming bytes that live somewhere else.  A
+// Slice never copies or frees those bytes, so their owner has to keep them
+// valid and unmodified while any Slice refers to them.
 //
-// Slice is a non-owning view of a run of bytes: a pointer plus a length.
-// Whoever creates a Slice is responsible for keeping the bytes it points at
-// alive (and unchanged) for as long as the Slice is in use.
-//
-// Thread safety: concurrent calls to const member functions are fine.  As
-// soon as one thread may mutate a Slice, every thread touching that Slice
-// needs outside synchronization.
+// Threading: sharing one Slice between threads is safe for const methods
+// only; as soon as a thread may modify it, guard every use of it with one
+// mutex.
 
 #ifndef STORAGE_LEVELDB_INCLUDE_SLICE_H_
 #define STORAGE_LEVELDB_INCLUDE_SLICE_H_
@@ -69,7 +65,7 @@ class LEVELDB_EXPORT Slice {
     size_ -= n;
   }
 
-  // Owning copy of the viewed bytes.
+  // The bytes, copied into a new std::string.
   std::string ToString() const { return std::string(data_, size_); }
 
   // Lexicographic comparison of the bytes as unsigned chars; a proper prefix
@@ -77,7 +73,7 @@ class LEVELDB_EXPORT Slice {
   // less-than, equal and greater-than respectively.
   int compare(const Slice& b) const;
 
-  // True when x is a prefix of this slice.
+  // Whether this slice begins with the bytes of x.
   bool starts_with(const Slice& x) const {
     if (x.size_ > size_) return false;
     return memcmp(data_, x.data_, x.size_) == 0;

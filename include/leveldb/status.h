@@ -1,13 +1,10 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
+// Status says how an operation went: OK, or an error kind (NotFound,
+// Corruption, NotSupported, InvalidArgument, IOError) with a message for
+// people to read.
 //
-// Status is the result type of most operations: either success, or one of a
-// handful of error kinds together with a human-readable message.
-//
-// Thread safety: concurrent calls to const member functions are fine.  As
-// soon as one thread may mutate a Status, every thread touching that Status
-// needs outside synchronization.
+// Threading: sharing one Status between threads is safe for const methods
+// only; as soon as a thread may modify it, guard every use of it with one
+// mutex.
 
 #ifndef STORAGE_LEVELDB_INCLUDE_STATUS_H_
 #define STORAGE_LEVELDB_INCLUDE_STATUS_H_

@@ -1,7 +1,3 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
-
 #ifndef STORAGE_LEVELDB_INCLUDE_TABLE_H_
 #define STORAGE_LEVELDB_INCLUDE_TABLE_H_
 
@@ -25,15 +21,14 @@ struct ReadOptions;
 class TableCache;
 struct TableReadContext;
 
-// An immutable, persistent, sorted string -> string map stored in one file
-// (an "sstable").  Safe to use from several threads without locking.
+// Key/value entries sorted by key, read from one table file (an "sstable")
+// that never changes.  Thread-safe without outside locking.
 class LEVELDB_EXPORT Table {
  public:
-  // Opens the table occupying the first file_size bytes of *file and loads
-  // the index and metadata needed to serve reads.  On success *table
-  // receives a heap-allocated Table (delete it when done) and OK is
-  // returned; on failure *table is set to nullptr.  The Table does not take
-  // ownership of *file, which must stay alive as long as the Table does.
+  // Reads the index and metadata of the table held in the first file_size
+  // bytes of *file.  On success *table is set to a new Table owned by the
+  // caller and OK is returned; on error *table is nullptr and the error is
+  // returned.  *file stays the caller's and must outlive the Table.
   static Status Open(const Options& options, RandomAccessFile* file,
                      uint64_t file_size, Table** table);
 
@@ -42,14 +37,14 @@ class LEVELDB_EXPORT Table {
 
   ~Table();
 
-  // A heap-allocated iterator over the table's entries.  It starts out
-  // unpositioned; call a Seek method first.
+  // Returns an iterator, owned by the caller, over all entries.  It is not
+  // positioned yet: seek before using it.
   Iterator* NewIterator(const ReadOptions&) const;
 
-  // Approximate file offset at which the data for `key` starts (or would
-  // start, were the key present).  Measured in file bytes, so compression
-  // is taken into account; for keys past the last entry the result is near
-  // the file size.
+  // Roughly where in the file the entry for `key` sits: the offset of the
+  // data block that holds it, or would hold it.  Being measured in file
+  // bytes, it reflects compression.  Keys after the last entry give a value
+  // close to the file size.
   uint64_t ApproximateOffsetOf(const Slice& key) const;
 
  private:
@@ -58,12 +53,12 @@ class LEVELDB_EXPORT Table {
 
   explicit Table(Rep* rep) : rep_(rep) {}
 
-  // Turns an encoded block handle into an iterator over that block;
-  // arg is the Table.
+  // Opens the block named by an encoded block handle and returns an
+  // iterator over it; the void* is the Table.
   static Iterator* BlockReader(void*, const ReadOptions&, const Slice&);
 
-  // Seeks to `key` and, unless the filter proves the key absent, calls
-  // handle_result(arg, found_key, found_value) for the entry it lands on.
+  // Looks up `key`.  Unless the filter rules it out, passes the first entry
+  // at or after it to handle_result(arg, entry_key, entry_value).
   Status InternalGet(const ReadOptions&, const Slice& key, void* arg,
                      void (*handle_result)(void* arg, const Slice& k,
                                            const Slice& v));

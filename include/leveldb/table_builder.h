@@ -1,13 +1,9 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
+// TableBuilder: writes a table file (see Table) from entries given in
+// increasing key order.
 //
-// TableBuilder writes a Table (sorted, immutable key/value file) from keys
-// supplied in increasing order.
-//
-// Thread safety: concurrent calls to const member functions are fine.  As
-// soon as one thread may call a non-const member, every thread using that
-// builder needs outside synchronization.
+// Threading: sharing one builder between threads is safe for const methods
+// only; as soon as a thread may modify it, guard every use of it with one
+// mutex.
 
 #ifndef STORAGE_LEVELDB_INCLUDE_TABLE_BUILDER_H_
 #define STORAGE_LEVELDB_INCLUDE_TABLE_BUILDER_H_
@@ -27,48 +23,48 @@ class WritableFile;
 
 class LEVELDB_EXPORT TableBuilder {
  public:
-  // Starts a table that will be written to *file.  The builder never closes
-  // the file; the caller does that after Finish().
+  // Prepares to write a table into *file.  The file stays the caller's: the
+  // builder does not close it (do that after Finish()).
   TableBuilder(const Options& options, WritableFile* file);
 
   TableBuilder(const TableBuilder&) = delete;
   TableBuilder& operator=(const TableBuilder&) = delete;
 
-  // Finish() or Abandon() must have been called first.
+  // REQUIRES: Finish() or Abandon() was called.
   ~TableBuilder();
 
-  // Swaps in new options.  Only some fields may differ from those given to
-  // the constructor (the comparator, for one, may not); if a fixed field
-  // differs, an error is returned and nothing changes.
+  // Uses these options from now on.  Some fields, the comparator among
+  // them, must equal the constructor's; when one of those differs, returns
+  // an error and keeps the old options.
   Status ChangeOptions(const Options& options);
 
-  // Appends an entry.  key must sort after every key added so far, and the
-  // builder must not have been finished or abandoned.
+  // Adds key -> value.  REQUIRES: key is greater than every key added
+  // before, and neither Finish() nor Abandon() was called yet.
   void Add(const Slice& key, const Slice& value);
 
-  // Ends the current data block early and writes it out, so that the next
-  // entry starts a new block.  Rarely needed.  Not allowed after Finish()
-  // or Abandon().
+  // Closes the data block being filled and writes it out, so the next entry
+  // goes into a new block.  Seldom useful.  REQUIRES: neither Finish() nor
+  // Abandon() was called yet.
   void Flush();
 
-  // The first error encountered, or OK.
+  // OK, or the first error the builder ran into.
   Status status() const;
 
-  // Writes out the remaining data and the table's metadata.  The file is
-  // not touched after this returns.  Not allowed after Finish() or
-  // Abandon().
+  // Writes all buffered entries, then the index and footer, and returns the
+  // outcome.  The builder does not use the file afterwards.  REQUIRES:
+  // neither Finish() nor Abandon() was called yet.
   Status Finish();
 
-  // Gives up on the table; the file is not touched after this returns.
-  // Must be called before destruction whenever Finish() is not.  Not
-  // allowed after Finish() or Abandon().
+  // Stops building; the builder does not use the file afterwards.  A
+  // builder that is not finished needs this call before it is destroyed.
+  // REQUIRES: neither Finish() nor Abandon() was called yet.
   void Abandon();
 
-  // How many entries have been added.
+  // Count of the entries added so far.
   uint64_t NumEntries() const;
 
-  // Bytes written to the file so far; after a successful Finish(), the size
-  // of the complete table.
+  // How many bytes the builder has written to the file; once Finish() has
+  // succeeded, that is the table's final length.
   uint64_t FileSize() const;
 
  private:

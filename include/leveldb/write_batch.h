@@ -1,20 +1,16 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
-//
-// WriteBatch collects Put and Delete operations that DB::Write() applies as
-// one atomic unit, in the order they were added.  Later operations on a key
-// override earlier ones in the same batch: after
+// WriteBatch: a list of Put and Delete operations that DB::Write() applies
+// all together (atomically).  They take effect in the order they were added,
+// so for any key the last one wins.  Writing a batch built as
 //
 //   batch.Put("k", "a");
 //   batch.Delete("k");
 //   batch.Put("k", "b");
 //
-// is written, "k" maps to "b".
+// leaves "k" holding "b".
 //
-// Thread safety: concurrent calls to const member functions are fine.  As
-// soon as one thread may call a non-const member, every thread using that
-// batch needs outside synchronization.
+// Threading: sharing one batch between threads is safe for const methods
+// only; as soon as a thread may modify it, guard every use of it with one
+// mutex.
 
 #ifndef STORAGE_LEVELDB_INCLUDE_WRITE_BATCH_H_
 #define STORAGE_LEVELDB_INCLUDE_WRITE_BATCH_H_
@@ -30,7 +26,7 @@ class Slice;
 
 class LEVELDB_EXPORT WriteBatch {
  public:
-  // Receives the operations of a batch, in order, from Iterate().
+  // Callback interface for Iterate(): it is shown each operation in turn.
   class LEVELDB_EXPORT Handler {
    public:
     virtual ~Handler();
@@ -40,37 +36,37 @@ class LEVELDB_EXPORT WriteBatch {
 
   WriteBatch();
 
-  // Batches are values and may be copied freely.
+  // Copying a batch copies its operations.
   WriteBatch(const WriteBatch&) = default;
   WriteBatch& operator=(const WriteBatch&) = default;
 
   ~WriteBatch();
 
-  // Records "set key to value".
+  // Adds the operation "set key to value".
   void Put(const Slice& key, const Slice& value);
 
-  // Records "remove key" (a no-op if the key is absent when applied).
+  // Adds the operation "remove key" (harmless when key is absent).
   void Delete(const Slice& key);
 
-  // Discards every recorded operation.
+  // Empties the batch.
   void Clear();
 
-  // Size of the batch's serialised form.  Meant for usage statistics; the
-  // exact figure depends on the encoding and may change between versions.
+  // Bytes used by the encoded batch.  For statistics only: the number
+  // depends on the encoding, which a later version may change.
   size_t ApproximateSize() const;
 
-  // Appends the operations recorded in `source` to this batch.  Linear in
-  // the size of `source`, and cheaper than replaying it through a Handler.
+  // Adds the operations of `source` after this batch's own.  Takes time
+  // linear in source's size, less than replaying it through a Handler.
   void Append(const WriteBatch& source);
 
-  // Feeds every recorded operation, in order, to *handler.
+  // Calls handler->Put() or handler->Delete() for each operation, in order.
   Status Iterate(Handler* handler) const;
 
  private:
   friend class WriteBatchInternal;
 
-  // The serialised batch (sequence number, count, then the records); see
-  // db/write_batch.cc.
+  // The encoded batch: a sequence number, an operation count and the
+  // operations (format in db/write_batch.cc).
   std::string rep_;
 };
 

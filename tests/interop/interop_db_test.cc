@@ -13,51 +13,32 @@
 
 #include "gtest/gtest.h"
 #include "leveldb/env.h"
+#include "tests/interop/interop_fixture.h"
 #include "tests/interop/interop_process.h"
-#include "tests/test_util.h"
-
-#ifndef INTEROP_FORK_TOOL
-#error "INTEROP_FORK_TOOL must name the fork's interop_db_tool"
-#endif
-#ifndef INTEROP_UPSTREAM_TOOL
-#error "INTEROP_UPSTREAM_TOOL must name the upstream interop_db_tool"
-#endif
 
 namespace leveldb {
 namespace {
 
+using interop::kForkTool;
+using interop::kUpstreamTool;
 using interop::Quote;
-using interop::ReadWholeFile;
-using interop::RunTool;
-
-const char kForkTool[] = INTEROP_FORK_TOOL;
-const char kUpstreamTool[] = INTEROP_UPSTREAM_TOOL;
 
 // Enough keys for memtable flushes to reach level 2 and leave files in
 // level 0 or 1 as well.
 constexpr int kKeys = 20000;
 
-class InteropDbTest : public testing::Test {
+class InteropDbTest : public interop::ToolTest {
  protected:
-  void SetUp() override {
-    dir_ = test::NewTempDir(Env::Default(), "interop_db");
-  }
-  void TearDown() override { test::RemoveDirRecursively(Env::Default(), dir_); }
-
-  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
-  std::string Db() const { return Path("db"); }
+  InteropDbTest() : ToolTest("interop_db") {}
 
   // Runs one tool command; returns "" or the failure, and its stdout.
   std::string Run(const std::string& tool, const std::string& command, int seed,
                   const std::string& extra, std::string* out) {
-    const std::string out_path = Path("step" + std::to_string(++steps_));
-    const std::string err =
-        RunTool(tool,
-                command + " " + Quote(Db()) + " " + std::to_string(seed) + " " +
-                    std::to_string(kKeys) + extra,
-                out_path);
-    *out = ReadWholeFile(out_path);
-    return err;
+    return ToolTest::Run(tool,
+                         command + " " + Quote(Db()) + " " +
+                             std::to_string(seed) + " " +
+                             std::to_string(kKeys) + extra,
+                         out);
   }
 
   // The whole exchange, starting with `first` building the database.
@@ -80,9 +61,6 @@ class InteropDbTest : public testing::Test {
     ASSERT_EQ("", Run(second, "verify", seed, " 2", &out));
     EXPECT_NE(std::string::npos, out.find("verified gen 2:")) << out;
   }
-
-  std::string dir_;
-  int steps_ = 0;
 };
 
 TEST_F(InteropDbTest, UpstreamFirst) { Chain(kUpstreamTool, kForkTool, 1201); }

@@ -10,15 +10,9 @@
 #include "db/version_edit.h"
 #include "gtest/gtest.h"
 #include "leveldb/env.h"
+#include "tests/interop/interop_fixture.h"
 #include "tests/interop/interop_process.h"
-#include "tests/test_util.h"
 
-#ifndef INTEROP_FORK_TOOL
-#error "INTEROP_FORK_TOOL must name the fork's interop_elastic_tool"
-#endif
-#ifndef INTEROP_UPSTREAM_TOOL
-#error "INTEROP_UPSTREAM_TOOL must name the upstream interop_elastic_tool"
-#endif
 #ifndef INTEROP_LEVELDBUTIL
 #error "INTEROP_LEVELDBUTIL must name the fork's leveldbutil"
 #endif
@@ -26,34 +20,17 @@
 namespace leveldb {
 namespace {
 
+using interop::kForkTool;
+using interop::kUpstreamTool;
 using interop::Quote;
-using interop::ReadWholeFile;
-using interop::RunTool;
 
-const char kForkTool[] = INTEROP_FORK_TOOL;
-const char kUpstreamTool[] = INTEROP_UPSTREAM_TOOL;
 const char kLevelDbUtil[] = INTEROP_LEVELDBUTIL;
 
 constexpr int kKeys = 20000;
 
-class InteropElasticTest : public testing::Test {
+class InteropElasticTest : public interop::ToolTest {
  protected:
-  void SetUp() override {
-    dir_ = test::NewTempDir(Env::Default(), "interop_elastic");
-  }
-  void TearDown() override { test::RemoveDirRecursively(Env::Default(), dir_); }
-
-  std::string Db() const { return dir_ + "/db"; }
-
-  // Runs a tool; returns "" or the failure (with its stderr); *out gets
-  // its stdout.
-  std::string Run(const std::string& tool, const std::string& args,
-                  std::string* out) {
-    const std::string out_path = dir_ + "/step" + std::to_string(++steps_);
-    const std::string err = RunTool(tool, args, out_path);
-    *out = ReadWholeFile(out_path);
-    return err;
-  }
+  InteropElasticTest() : ToolTest("interop_elastic") {}
 
   std::string Verify(const std::string& tool, std::string* out) {
     return Run(tool, "verify " + Quote(Db()) + " " + std::to_string(kKeys),
@@ -108,9 +85,6 @@ class InteropElasticTest : public testing::Test {
     ASSERT_EQ("", Verify(kForkTool, &out));
     EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
   }
-
-  std::string dir_;
-  int steps_ = 0;
 };
 
 TEST_F(InteropElasticTest, LeveldbutilStripElasticHandsTheDatabaseBack) {

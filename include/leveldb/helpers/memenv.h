@@ -1,9 +1,4 @@
-// Copyright (c) The LevelDB reimplementation authors. All rights reserved.
-// Use of this source code is governed by a BSD-style license that can be
-// found in the LICENSE file.
-
-// The include guard keeps the name used by the reference release, since
-// some clients check for it.
+// The guard name is LevelDB 1.23's own, because some clients test for it.
 #ifndef STORAGE_LEVELDB_HELPERS_MEMENV_MEMENV_H_
 #define STORAGE_LEVELDB_HELPERS_MEMENV_MEMENV_H_
 
@@ -13,9 +8,9 @@ namespace leveldb {
 
 class Env;
 
-// An Env whose files live purely in memory; everything that is not file
-// storage (threads, clock, ...) is forwarded to *base_env, which must stay
-// alive while the result is used.  The caller deletes the result.
+// Returns an Env, owned by the caller, whose files exist only in memory.
+// Calls that are not about file storage (threads, clock, ...) go to
+// *base_env; keep *base_env alive for as long as the result exists.
 LEVELDB_EXPORT Env* NewMemEnv(Env* base_env);
 
 }  // namespace leveldb

@@ -1,0 +1,61 @@
+#include "engine_settings.h"
+
+#include <string>
+
+namespace ycsb {
+
+namespace {
+
+leveldb::Status ParseSizes(const Properties& props, EngineSpec* spec) {
+  struct Entry {
+    const char* key;
+    int64_t* target;
+    int64_t min_value;
+    int64_t max_value;
+  };
+  const Entry entries[] = {
+      {"leveldb.bloom_bits", &spec->bloom_bits, INT32_MIN, 1000},
+      {"leveldb.cache_size", &spec->cache_size, INT64_MIN, kMaxSettingBytes},
+      {"leveldb.write_buffer_size", &spec->write_buffer_size, 0,
+       kMaxSettingBytes},
+      {"leveldb.max_file_size", &spec->max_file_size, 0, kMaxSettingBytes},
+      {"leveldb.max_open_files", &spec->max_open_files, 0, 1 << 24},
+      {"leveldb.block_size", &spec->block_size, 0, kMaxSettingBytes},
+  };
+  for (const Entry& entry : entries) {
+    leveldb::Status s = props.GetInt(entry.key, *entry.target, entry.min_value,
+                                     entry.max_value, entry.target);
+    if (!s.ok()) return s;
+  }
+  return leveldb::Status::OK();
+}
+
+leveldb::Status ParseCompression(const Properties& props, EngineSpec* spec) {
+  const std::string compression =
+      props.GetString("leveldb.compression", "snappy");
+  if (compression == "snappy" || compression == "none") {
+    spec->compression = compression == "snappy";
+    return leveldb::Status::OK();
+  }
+  return leveldb::Status::InvalidArgument(
+      "property leveldb.compression",
+      "expected snappy or none, got '" + compression + "'");
+}
+
+}  // namespace
+
+leveldb::Status ParseCommonSettings(const Properties& props, EngineSpec* spec) {
+  leveldb::Status s = ParseSizes(props, spec);
+  if (s.ok()) {
+    s = props.GetBool("leveldb.direct_io", spec->direct_io, &spec->direct_io);
+  }
+  if (s.ok()) {
+    s = props.GetBool("leveldb.fill_cache", spec->fill_cache,
+                      &spec->fill_cache);
+  }
+  if (s.ok()) s = props.GetBool("leveldb.sync", spec->sync, &spec->sync);
+  if (s.ok()) s = ParseCompression(props, spec);
+  return s;
+}
+
+}  // namespace ycsb
