@@ -19,6 +19,9 @@
 # Every run uses a fresh database directory under $TMPDIR.
 set -euo pipefail
 
+# shellcheck source=scripts/common.sh disable=SC1091
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/common.sh"
+
 rounds=3
 num=1000000
 value_size=100
@@ -31,14 +34,6 @@ usage() {
   sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
 }
 
-die() {
-  echo "compare_upstream.sh: $*" >&2
-  exit 1
-}
-
-positive_int() {
-  [[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, got '$2'"
-}
 
 while (($# > 0)); do
   case "$1" in

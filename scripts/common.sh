@@ -56,3 +56,12 @@ build_release() {
     -DLEVELDB_BUILD_TESTS=ON -DLEVELDB_BUILD_BENCHMARKS=ON &&
     cmake --build "$dir" -j "${LEVELDB_JOBS:-2}"
 }
+
+# Option checks of the scripts: die names the script that was run.
+die() {
+  echo "$(basename "$0"): $*" >&2
+  exit 1
+}
+positive_int() {
+  [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, got '$2'"
+}

@@ -38,6 +38,8 @@
 set -euo pipefail
 
 LEVELDB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/common.sh disable=SC1091
+source "$LEVELDB_ROOT/scripts/common.sh"
 
 keys=24000000
 reads=300000
@@ -53,13 +55,6 @@ out_dir=""
 dry_run=0
 
 usage() { sed -n '2,40p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
-die() {
-  echo "eval_readpath.sh: $*" >&2
-  exit 1
-}
-positive_int() {
-  [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, got '$2'"
-}
 
 for arg in "$@"; do
   case $arg in

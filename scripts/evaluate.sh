@@ -68,13 +68,6 @@ dry_run=0
 report_only=0
 
 usage() { sed -n '2,47p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
-die() {
-  echo "evaluate.sh: $*" >&2
-  exit 1
-}
-positive_int() {
-  [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, got '$2'"
-}
 int_list() {
   [[ $2 =~ ^[0-9]+(,[0-9]+)*$ ]] || die "$1 needs a comma-separated list of integers, got '$2'"
 }

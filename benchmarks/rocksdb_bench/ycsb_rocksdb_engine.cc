@@ -151,14 +151,8 @@ std::string DescribeEngine(const EngineSpec& spec) {
   } else {
     out << "none";
   }
-  out << " direct_reads=" << (spec.direct_io ? "on" : "off")
-      << " fill_cache=" << (spec.fill_cache ? "on" : "off") << " cache=";
-  if (spec.cache_size < 0) {
-    out << "default";
-  } else {
-    out << spec.cache_size;
-  }
-  out << " compression=" << (spec.compression ? "snappy" : "none");
+  out << " direct_reads=" << (spec.direct_io ? "on" : "off");
+  DescribeCommonSettings(spec, &out);
   return out.str();
 }
 
@@ -166,11 +160,8 @@ leveldb::Status Database::Open(const EngineSpec& spec, bool create,
                                std::unique_ptr<Database>* result) {
   result->reset();
   if (create) {
-    std::error_code error;
-    std::filesystem::create_directories(spec.db_path, error);
-    if (error) {
-      return leveldb::Status::IOError(spec.db_path, error.message());
-    }
+    leveldb::Status s = CreateDatabaseDirectory(spec.db_path);
+    if (!s.ok()) return s;
   }
   std::unique_ptr<Database> database(new Database);
   const rocksdb::Options options = BuildOptions(spec, create);

@@ -1,9 +1,7 @@
 #include "engine.h"
 
-#include <filesystem>
 #include <set>
 #include <sstream>
-#include <system_error>
 
 #include "engine_settings.h"
 #include "leveldb/cache.h"
@@ -191,14 +189,8 @@ std::string DescribeEngine(const EngineSpec& spec) {
   } else {
     out << "none";
   }
-  out << " direct_io=" << (spec.direct_io ? "on" : "off")
-      << " fill_cache=" << (spec.fill_cache ? "on" : "off") << " cache=";
-  if (spec.cache_size < 0) {
-    out << "default";
-  } else {
-    out << spec.cache_size;
-  }
-  out << " compression=" << (spec.compression ? "snappy" : "none");
+  out << " direct_io=" << (spec.direct_io ? "on" : "off");
+  DescribeCommonSettings(spec, &out);
   return out.str();
 }
 
@@ -207,11 +199,8 @@ leveldb::Status Database::Open(const EngineSpec& spec, bool create,
   result->reset();
   if (create) {
     // LevelDB creates the database directory but not its parents.
-    std::error_code error;
-    std::filesystem::create_directories(spec.db_path, error);
-    if (error) {
-      return leveldb::Status::IOError(spec.db_path, error.message());
-    }
+    leveldb::Status s = CreateDatabaseDirectory(spec.db_path);
+    if (!s.ok()) return s;
   }
   std::unique_ptr<Database> database(new Database);
   leveldb::Options options;

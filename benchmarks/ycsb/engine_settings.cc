@@ -1,6 +1,8 @@
 #include "engine_settings.h"
 
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 namespace ycsb {
 
@@ -56,6 +58,23 @@ leveldb::Status ParseCommonSettings(const Properties& props, EngineSpec* spec) {
   if (s.ok()) s = props.GetBool("leveldb.sync", spec->sync, &spec->sync);
   if (s.ok()) s = ParseCompression(props, spec);
   return s;
+}
+
+void DescribeCommonSettings(const EngineSpec& spec, std::ostream* out) {
+  *out << " fill_cache=" << (spec.fill_cache ? "on" : "off") << " cache=";
+  if (spec.cache_size < 0) {
+    *out << "default";
+  } else {
+    *out << spec.cache_size;
+  }
+  *out << " compression=" << (spec.compression ? "snappy" : "none");
+}
+
+leveldb::Status CreateDatabaseDirectory(const std::string& path) {
+  std::error_code error;
+  std::filesystem::create_directories(path, error);
+  if (error) return leveldb::Status::IOError(path, error.message());
+  return leveldb::Status::OK();
 }
 
 }  // namespace ycsb

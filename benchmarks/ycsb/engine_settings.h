@@ -5,6 +5,8 @@
 #define LEVELDB_BENCHMARKS_YCSB_ENGINE_SETTINGS_H_
 
 #include <cstdint>
+#include <ostream>
+#include <string>
 
 #include "engine.h"
 #include "leveldb/status.h"
@@ -20,6 +22,13 @@ constexpr int64_t kMaxSettingBytes = int64_t{1} << 40;
 // from `props` into `spec`; the first invalid value is returned as
 // InvalidArgument naming the property.
 leveldb::Status ParseCommonSettings(const Properties& props, EngineSpec* spec);
+
+// Appends " fill_cache=... cache=... compression=..." for DescribeEngine.
+void DescribeCommonSettings(const EngineSpec& spec, std::ostream* out);
+
+// Creates `path` and its missing parents (the engines create only the last
+// directory); IOError naming the path if that fails.
+leveldb::Status CreateDatabaseDirectory(const std::string& path);
 
 }  // namespace ycsb
 
