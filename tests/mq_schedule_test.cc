@@ -293,8 +293,15 @@ TEST_F(MQScheduleTest, CompactedAwayTablesGiveUpUnitsAndBudgetAtOnce) {
   EXPECT_GT(tables_[1]->groups->LoadedCount(0), 0);
 
   // Table 2 is being written by a compaction: attached before any version
-  // names it, it must not be taken for a retired file.
+  // names it, it must not be taken for a retired file, and its keys do not
+  // raise the budget (they are the inputs' keys once more).
   ASSERT_TRUE(Attach(&mqs, 2, /*initial=*/1).ok());
+  mqs.GetMemory(&used, &budget);
+  EXPECT_EQ(keys0 + keys1, budget);
+  EXPECT_LE(used, budget);
+  EXPECT_EQ(keys0 + keys1 + tables_[2]->index.total_keys(),
+            mqs.GetStats().attached_keys);
+  EXPECT_EQ(keys0 + keys1, mqs.GetStats().budget_keys);
   // A compaction replaced table 1 by table 2; table 1 is still open (an old
   // version holds it) but leaves the live set.
   live = {{FileNumber(0), 1, nullptr}, {FileNumber(2), 2, nullptr}};

@@ -393,11 +393,22 @@ void MQSchedule::DropVictimsLocked(
   }
 }
 
+uint64_t MQSchedule::BudgetKeysLocked() const {
+  if (!files_reported_) return attached_keys_;
+  uint64_t keys = 0;
+  for (const auto& [file_number, entry] : tables_) {
+    if (live_files_.count(file_number) != 0) {
+      keys += entry.groups->index().total_keys();
+    }
+  }
+  return keys;
+}
+
 void MQSchedule::UpdateBudgetLocked() {
   uint64_t budget = options_.elastic.memory_budget_bytes;
   if (budget == 0) {
     const double bits = options_.elastic.memory_bits_per_key *
-                        static_cast<double>(attached_keys_);
+                        static_cast<double>(BudgetKeysLocked());
     budget = bits > 0 ? static_cast<uint64_t>(bits / 8) : 0;
   }
   if (budget == mq_.budget_bytes()) return;
@@ -730,6 +741,7 @@ void MQSchedule::ReportFiles(const std::vector<FileReport>& files) {
     if (live.count(number) == 0) RetireLocked(number);
   }
   live_files_.swap(live);
+  files_reported_ = true;
   UpdateBudgetLocked();
 }
 
@@ -748,6 +760,7 @@ MQSchedule::Stats MQSchedule::GetStats() const {
   st.installed_bytes = installed_bytes_;
   st.attached_tables = tables_.size();
   st.attached_keys = attached_keys_;
+  st.budget_keys = BudgetKeysLocked();
   st.records = records_;
   st.ring_drops = ring_drops_.load(std::memory_order_relaxed);
   st.unit_loads = unit_loads_;
@@ -770,15 +783,16 @@ std::string MQSchedule::StatsString() const {
     line(std::snprintf(buf, sizeof(buf), "%s: %" PRIu64 "\n", name, value));
   };
   const double per_key =
-      st.attached_keys == 0
+      st.budget_keys == 0
           ? 0.0
-          : 8.0 * static_cast<double>(st.installed_bytes) / st.attached_keys;
+          : 8.0 * static_cast<double>(st.installed_bytes) / st.budget_keys;
   counter("memory_used_bytes", st.installed_bytes);
   counter("memory_budget_bytes", st.mq.budget_bytes);
   counter("memory_reserved_bytes", st.mq.used_bytes);
   line(std::snprintf(buf, sizeof(buf), "memory_bits_per_key: %.2f\n", per_key));
   counter("tables_attached", st.attached_tables);
   counter("keys_attached", st.attached_keys);
+  counter("keys_live", st.budget_keys);
   counter("segments_attached", st.mq.attached_segments);
   counter("segments_closed", st.mq.detached_segments);
   counter("lifetime", st.mq.lifetime);

@@ -76,6 +76,9 @@ class MQSchedule {
     uint64_t installed_bytes = 0;  // memory of units readers can use
     uint64_t attached_tables = 0;
     uint64_t attached_keys = 0;
+    // Keys the budget is computed over: those of attached tables that the
+    // last ReportFiles listed as live (all attached keys before any report).
+    uint64_t budget_keys = 0;
     uint64_t records = 0;     // access records processed
     uint64_t ring_drops = 0;  // access records lost to a full ring
     uint64_t unit_loads = 0;  // units read and installed
@@ -185,7 +188,10 @@ class MQSchedule {
   // that was live in an earlier report and is missing from this one has
   // been compacted away: its units are dropped at once, so the budget
   // serves only live tables, even while an old version keeps the table
-  // open. Its hotness stays (for inheritance) until ForgetFile.
+  // open. Its hotness stays (for inheritance) until ForgetFile. From the
+  // first report on, memory_bits_per_key counts only the keys of live
+  // tables: a table being written by a compaction, attached before its
+  // version is installed, shares the budget of its inputs meanwhile.
   void ReportFiles(const std::vector<FileReport>& files) LOCKS_EXCLUDED(mu_);
 
   Stats GetStats() const LOCKS_EXCLUDED(mu_);
@@ -268,6 +274,8 @@ class MQSchedule {
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Recomputes the budget from the attached keys and evicts down to it.
   void UpdateBudgetLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The keys memory_bits_per_key applies to (see Stats::budget_keys).
+  uint64_t BudgetKeysLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Records a file's level and retags its known segments.
   void SetFileLevelLocked(uint64_t file_number, int level)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -328,6 +336,7 @@ class MQSchedule {
   std::unordered_map<uint64_t, int> file_levels_ GUARDED_BY(mu_);
   // The live files of the last ReportFiles.
   std::unordered_set<uint64_t> live_files_ GUARDED_BY(mu_);
+  bool files_reported_ GUARDED_BY(mu_) = false;  // ReportFiles was called
   // Files that left the live set and are not deleted yet: they never get
   // units again (ForgetFile ends this).
   std::unordered_set<uint64_t> retired_files_ GUARDED_BY(mu_);
