@@ -567,7 +567,7 @@ plot_lines() {
   local csv=$1 png=$2 title=$3 xlabel=$4 ycol=$5 ylabel=$6 systems=$7
   local plot
   plot=$(plot_series "$csv" "$ycol" "with linespoints lw 2" "$systems")
-  gnuplot <<EOF
+  gnuplot <<EOF || echo "evaluate.sh: a plot could not be drawn (see the gnuplot message above)" >&2
 set terminal pngcairo size 800,500 noenhanced
 set output '$png'
 set datafile separator ','
@@ -584,7 +584,7 @@ plot_bars() {
   local csv=$1 png=$2 title=$3 ycol=$4 ylabel=$5 systems=$6
   local plot
   plot=$(plot_series "$csv" "$ycol" "" "$systems")
-  gnuplot <<EOF
+  gnuplot <<EOF || echo "evaluate.sh: a plot could not be drawn (see the gnuplot message above)" >&2
 set terminal pngcairo size 900,500 noenhanced
 set output '$png'
 set datafile separator ','
@@ -602,7 +602,7 @@ EOF
 plot_readonly() {
   local csv=$1
   # One bar per system (x = system).
-  gnuplot <<EOF
+  gnuplot <<EOF || echo "evaluate.sh: a plot could not be drawn (see the gnuplot message above)" >&2
 set terminal pngcairo size 1000,500 noenhanced
 set output '$out_dir/readonly.png'
 set datafile separator ','
@@ -620,15 +620,27 @@ unset multiplot
 EOF
 }
 
+# Scale and machine of the run; kept in run-info.md so that --report_only
+# redraws the report of the run, not of the current options and machine.
+run_info() {
+  echo "Scale: **$keys keys** ($(awk -v k="$keys" 'BEGIN { printf "%.2f", k * 128 / 1e9 }') GB of 128-byte pairs in the read-path runs; YCSB records: 24-byte key + 1 field of 100 bytes), $reads Gets per read-only run, $ops operations per YCSB run, tables of $max_file_size bytes. Experiments: $experiments."
+  echo
+  echo "## Machine"
+  machine
+}
+
 report() {
-  local md=$out_dir/results.md e
+  local md=$out_dir/results.md info=$out_dir/run-info.md e
+  if ((report_only)) && [[ ! -f $info && -f $md ]]; then
+    # A run from before run-info.md: its scale and machine are in results.md.
+    awk '/^Scale: / { on = 1 } on && /^## / && !/^## Machine/ { exit } on' \
+      "$md" >"$info"
+  fi
+  ((report_only)) && [[ -s $info ]] || run_info >"$info"
   {
     echo "# ElasticBF evaluation: results of scripts/evaluate.sh"
     echo
-    echo "Scale: **$keys keys** ($(awk -v k="$keys" 'BEGIN { printf "%.2f", k * 128 / 1e9 }') GB of 128-byte pairs in the read-path runs; YCSB records: 24-byte key + 1 field of 100 bytes), $reads Gets per read-only run, $ops operations per YCSB run, tables of $max_file_size bytes. Experiments: $experiments."
-    echo
-    echo "## Machine"
-    machine
+    cat "$info"
     for e in readonly mixed ycsb zero memory segment bpu; do
       [[ -f $out_dir/$e.csv && -n ${want[$e]:-} ]] || continue
       echo
