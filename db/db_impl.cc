@@ -121,6 +121,7 @@ struct DBImpl::CompactionState {
   // ElasticBF: an input table and the user-key ranges of its segments.
   struct InputRanges {
     uint64_t number = 0;
+    int which = 0;  // 0: the compaction's level, 1: the level below
     std::vector<SegmentKeyRange> segments;
   };
 
@@ -803,6 +804,7 @@ void DBImpl::PrepareHotnessInheritance(CompactionState* compact) {
       const FileMetaData* f = c->input(which, i);
       CompactionState::InputRanges in;
       in.number = f->number;
+      in.which = which;
       // A table that cannot say is left out: it only costs its share of
       // the inherited hotness, and the merge reports real read errors.
       Status s = table_cache_->GetSegmentKeyRanges(
@@ -820,7 +822,8 @@ std::shared_ptr<const InheritedHotness> DBImpl::InheritHotness(
     const std::vector<SegmentKeyRange>& output_segments) {
   // The inputs' hotness as of now: they stay live, and keep being probed,
   // until the compaction is installed.
-  std::vector<std::vector<InputSegment>> tables;
+  std::vector<InputLevel> levels(2);
+  levels[0].tables_overlap = compact.compaction->level() == 0;
   InheritedHotness current;
   for (const CompactionState::InputRanges& in : compact.inputs) {
     if (!elastic_->GetFileHotness(in.number, &current) ||
@@ -834,10 +837,10 @@ std::shared_ptr<const InheritedHotness> DBImpl::InheritHotness(
       segments[s].hotness = current.segments[s];
       segments[s].units = current.UnitTarget(s);
     }
-    tables.push_back(std::move(segments));
+    levels[in.which].tables.push_back(std::move(segments));
   }
   return std::make_shared<const InheritedHotness>(
-      InheritSegmentHotness(user_comparator(), tables, output_segments));
+      InheritSegmentHotness(user_comparator(), levels, output_segments));
 }
 
 std::shared_ptr<const InheritedHotness> DBImpl::CurrentHotness(

@@ -80,6 +80,9 @@ class ElasticDBConcurrencyTest : public testing::Test {
 
   Env* const env_;
   std::string dbname_;
+  // Declared before db_: the DB (deleted in the destructor, maybe with a
+  // compaction still running) must never outlive its filter policy.
+  std::unique_ptr<const FilterPolicy> policy_;
   DB* db_ = nullptr;
   // Per key: the newest generation whose write has finished (0: never).
   std::unique_ptr<std::atomic<uint32_t>[]> generation_;
@@ -92,11 +95,11 @@ TEST_F(ElasticDBConcurrencyTest, NoFalseNegativeWhileUnitsComeAndGo) {
   eo.memory_budget_bytes = 600;  // a few units only
   eo.lifetime = 40;              // segments expire quickly
   eo.initial_units = 1;
-  std::unique_ptr<const FilterPolicy> policy(NewElasticFilterPolicy(eo));
+  policy_.reset(NewElasticFilterPolicy(eo));
   Options o;
   o.env = env_;
   o.create_if_missing = true;
-  o.filter_policy = policy.get();
+  o.filter_policy = policy_.get();
   o.write_buffer_size = 64 << 10;  // frequent flushes and compactions
   o.max_file_size = 1 << 20;
   ASSERT_TRUE(DB::Open(o, dbname_, &db_).ok());

@@ -3,6 +3,7 @@
 #include "util/hotness_inheritance.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -26,28 +27,32 @@ struct OwnedInput {
   int units;
 };
 
-std::vector<std::vector<InputSegment>> View(
-    const std::vector<std::vector<OwnedInput>>& tables) {
-  std::vector<std::vector<InputSegment>> view;
-  for (const auto& table : tables) {
-    std::vector<InputSegment> segments;
-    for (const OwnedInput& in : table) {
-      InputSegment s;
-      s.first = in.first;
-      s.last = in.last;
-      s.hotness = in.hotness;
-      s.units = in.units;
-      segments.push_back(s);
-    }
-    view.push_back(segments);
+using OwnedTables = std::vector<std::vector<OwnedInput>>;
+
+std::vector<InputSegment> View(const std::vector<OwnedInput>& table) {
+  std::vector<InputSegment> segments;
+  for (const OwnedInput& in : table) {
+    InputSegment s;
+    s.first = in.first;
+    s.last = in.last;
+    s.hotness = in.hotness;
+    s.units = in.units;
+    segments.push_back(s);
   }
-  return view;
+  return segments;
 }
 
-InheritedHotness Inherit(const std::vector<std::vector<OwnedInput>>& tables,
+// `upper`: the tables of the compaction's level (overlapping each other if
+// `upper_overlap`, as on level 0); `lower`: those of the output level.
+InheritedHotness Inherit(const OwnedTables& upper, const OwnedTables& lower,
                          const std::vector<SegmentKeyRange>& outputs,
+                         bool upper_overlap = false,
                          const Comparator* ucmp = BytewiseComparator()) {
-  return InheritSegmentHotness(ucmp, View(tables), outputs);
+  std::vector<InputLevel> levels(2);
+  levels[0].tables_overlap = upper_overlap;
+  for (const auto& t : upper) levels[0].tables.push_back(View(t));
+  for (const auto& t : lower) levels[1].tables.push_back(View(t));
+  return InheritSegmentHotness(ucmp, levels, outputs);
 }
 
 SegmentKeyRange Range(const std::string& first, const std::string& last) {
@@ -60,68 +65,91 @@ void ExpectHotness(const Hotness& want, const Hotness& got) {
   EXPECT_EQ(want.last_access, got.last_access);
 }
 
-TEST(HotnessInheritanceTest, OneOverlapCopiesTheInput) {
-  const std::vector<std::vector<OwnedInput>> tables = {{
+TEST(HotnessInheritanceTest, OneOverlapOneOutputCopiesTheInput) {
+  const OwnedTables lower = {{
       {"a", "f", Hotness{10, 30, 500}, 3},
       {"g", "m", Hotness{1, 2, 7}, 1},
   }};
-  const InheritedHotness h = Inherit(tables, {Range("b", "e")});
+  const InheritedHotness h = Inherit({}, lower, {Range("b", "e")});
   ASSERT_EQ(1u, h.segments.size());
   ASSERT_EQ(1u, h.units.size());
   ExpectHotness(Hotness{10, 30, 500}, h.segments[0]);
   EXPECT_EQ(3, h.units[0]);
 }
 
-TEST(HotnessInheritanceTest, MeanOfCountsMaxOfLastAccessMeanOfUnits) {
-  // The output [e, p] overlaps three segments of two tables (a level-0
-  // table and a level-1 table), not the others.
-  const std::vector<std::vector<OwnedInput>> tables = {
-      {
-          {"a", "d", Hotness{1000, 1000, 9999}, 6},  // ends before e
-          {"e", "h", Hotness{9, 12, 100}, 4},
-          {"i", "z", Hotness{0, 0, 0}, 0},
-      },
-      {
-          {"k", "p", Hotness{4, 8, 300}, 1},
-          {"q", "t", Hotness{500, 500, 5000}, 6},  // starts after p
-      },
-  };
-  const InheritedHotness h = Inherit(tables, {Range("e", "p")});
-  // absent (9 + 0 + 4) / 3 = 4.33 -> 4; accesses (12 + 0 + 8) / 3 = 6.67
-  // -> 7; last access max(100, 0, 300); units (4 + 0 + 1) / 3 = 1.67 -> 2.
-  ExpectHotness(Hotness{4, 7, 300}, h.segments[0]);
-  EXPECT_EQ(2, h.units[0]);
+TEST(HotnessInheritanceTest, AnInputIsSplitAmongTheOutputsItOverlaps) {
+  // One wide upper-level segment now holds three output segments: each
+  // gets a third of its counts (their sum is conserved), not all of them.
+  const OwnedTables upper = {{{"a", "z", Hotness{100, 200, 50}, 4}}};
+  const InheritedHotness h =
+      Inherit(upper, {}, {Range("a", "f"), Range("g", "m"), Range("n", "z")});
+  ASSERT_EQ(3u, h.segments.size());
+  for (const Hotness& seg : h.segments) {
+    ExpectHotness(Hotness{33, 67, 50}, seg);  // 33.3 -> 33, 66.7 -> 67
+  }
+  EXPECT_EQ((std::vector<int>{4, 4, 4}), h.units);
 }
 
-TEST(HotnessInheritanceTest, HalvesRoundUp) {
-  const std::vector<std::vector<OwnedInput>> tables = {{
-      {"a", "b", Hotness{1, 1, 5}, 1},
-      {"c", "d", Hotness{2, 4, 3}, 2},
+TEST(HotnessInheritanceTest, DisjointTablesOfALevelAddUp) {
+  // The output straddles two output-level tables: it holds keys of both.
+  const OwnedTables lower = {
+      {{"a", "k", Hotness{10, 20, 5}, 1}},
+      {{"l", "z", Hotness{21, 40, 9}, 4}},
+  };
+  const InheritedHotness h = Inherit({}, lower, {Range("f", "p")});
+  ExpectHotness(Hotness{31, 60, 9}, h.segments[0]);
+  EXPECT_EQ(3, h.units[0]);  // mean of 1 and 4 = 2.5 -> 3
+}
+
+TEST(HotnessInheritanceTest, OverlappingLevelZeroTablesAreAveraged) {
+  // Level-0 tables over the same keys saw the same probes.
+  const OwnedTables upper = {
+      {{"a", "z", Hotness{10, 10, 3}, 1}},
+      {{"a", "z", Hotness{30, 50, 8}, 2}},
+  };
+  const InheritedHotness h =
+      Inherit(upper, {}, {Range("c", "d")}, /*upper_overlap=*/true);
+  ExpectHotness(Hotness{20, 30, 8}, h.segments[0]);
+  EXPECT_EQ(2, h.units[0]);  // 1.5 -> 2
+  // The same tables taken as disjoint would add up.
+  const InheritedHotness sum = Inherit(upper, {}, {Range("c", "d")});
+  ExpectHotness(Hotness{40, 60, 8}, sum.segments[0]);
+}
+
+TEST(HotnessInheritanceTest, TheLargerLevelEstimateWinsWithItsUnits) {
+  const OwnedTables upper = {{{"a", "z", Hotness{90, 90, 700}, 6}}};
+  const OwnedTables lower = {{
+      {"a", "f", Hotness{50, 60, 100}, 2},
+      {"g", "m", Hotness{10, 12, 200}, 1},
+      {"n", "z", Hotness{30, 30, 300}, 5},  // a tie with the upper level
   }};
-  const InheritedHotness h = Inherit(tables, {Range("a", "d")});
-  ExpectHotness(Hotness{2, 3, 5}, h.segments[0]);  // 1.5 -> 2, 2.5 -> 3
-  EXPECT_EQ(2, h.units[0]);                        // 1.5 -> 2
+  const InheritedHotness h = Inherit(
+      upper, lower, {Range("a", "f"), Range("g", "m"), Range("n", "z")});
+  ASSERT_EQ(3u, h.segments.size());
+  // The upper segment gives 30 to each output; last_access is the maximum
+  // over both levels.
+  ExpectHotness(Hotness{50, 60, 700}, h.segments[0]);  // output level
+  ExpectHotness(Hotness{30, 30, 700}, h.segments[1]);  // upper level
+  ExpectHotness(Hotness{30, 30, 700}, h.segments[2]);  // tie: output level
+  EXPECT_EQ((std::vector<int>{2, 6, 5}), h.units);
 }
 
 TEST(HotnessInheritanceTest, RangesAreInclusiveAtBothEnds) {
-  const std::vector<std::vector<OwnedInput>> tables = {{
-      {"c", "e", Hotness{6, 6, 60}, 2},
-  }};
-  // Touching the input's first key, its last key, or neither.
-  const InheritedHotness h =
-      Inherit(tables, {Range("a", "c"), Range("e", "g"), Range("a", "b"),
-                       Range("f", "z"), Range("d", "d")});
-  ASSERT_EQ(5u, h.segments.size());
-  ExpectHotness(Hotness{6, 6, 60}, h.segments[0]);
-  ExpectHotness(Hotness{6, 6, 60}, h.segments[1]);
-  ExpectHotness(Hotness{}, h.segments[2]);
+  const OwnedTables lower = {{{"c", "e", Hotness{6, 6, 60}, 2}}};
+  // Touching the input's first key, inside it, touching its last key, and
+  // past it: the first three share the input.
+  const InheritedHotness h = Inherit(
+      {}, lower,
+      {Range("a", "c"), Range("d", "d"), Range("e", "g"), Range("h", "z")});
+  ASSERT_EQ(4u, h.segments.size());
+  for (int i = 0; i < 3; ++i) ExpectHotness(Hotness{2, 2, 60}, h.segments[i]);
   ExpectHotness(Hotness{}, h.segments[3]);
-  ExpectHotness(Hotness{6, 6, 60}, h.segments[4]);
-  EXPECT_EQ((std::vector<int>{2, 2, -1, -1, 2}), h.units);
+  EXPECT_EQ((std::vector<int>{2, 2, 2, -1}), h.units);
 }
 
 TEST(HotnessInheritanceTest, NoOverlapStartsColdWithoutATarget) {
-  const InheritedHotness h = Inherit({}, {Range("a", "b"), Range("c", "d")});
+  const InheritedHotness h =
+      Inherit({}, {}, {Range("a", "b"), Range("c", "d")});
   ASSERT_EQ(2u, h.segments.size());
   for (const Hotness& seg : h.segments) ExpectHotness(Hotness{}, seg);
   EXPECT_EQ((std::vector<int>{-1, -1}), h.units);
@@ -129,47 +157,46 @@ TEST(HotnessInheritanceTest, NoOverlapStartsColdWithoutATarget) {
 }
 
 TEST(HotnessInheritanceTest, UnknownUnitsAreLeftOutOfTheUnitMean) {
-  const std::vector<std::vector<OwnedInput>> tables = {{
+  const OwnedTables lower = {{
       {"a", "b", Hotness{2, 2, 1}, -1},
       {"c", "d", Hotness{4, 4, 2}, 5},
       {"e", "f", Hotness{6, 6, 3}, -1},
   }};
-  InheritedHotness h = Inherit(tables, {Range("a", "f")});
-  ExpectHotness(Hotness{4, 4, 3}, h.segments[0]);  // hotness: all three
-  EXPECT_EQ(5, h.units[0]);                        // units: only one known
+  InheritedHotness h = Inherit({}, lower, {Range("a", "f")});
+  ExpectHotness(Hotness{12, 12, 3}, h.segments[0]);  // hotness: all three
+  EXPECT_EQ(5, h.units[0]);                          // units: one known
 
-  const std::vector<std::vector<OwnedInput>> unknown = {{
-      {"a", "b", Hotness{2, 2, 1}, -1},
-  }};
-  h = Inherit(unknown, {Range("a", "z")});
+  const OwnedTables unknown = {{{"a", "b", Hotness{2, 2, 1}, -1}}};
+  h = Inherit({}, unknown, {Range("a", "z")});
   ExpectHotness(Hotness{2, 2, 1}, h.segments[0]);
   EXPECT_EQ(-1, h.units[0]);
 }
 
-TEST(HotnessInheritanceTest, HugeCountsDoNotOverflow) {
+TEST(HotnessInheritanceTest, HugeCountsSaturate) {
   const uint64_t max = std::numeric_limits<uint64_t>::max();
-  const std::vector<std::vector<OwnedInput>> tables = {
-      {{"a", "z", Hotness{max, max, max}, 16}},
-      {{"a", "z", Hotness{max - 1, max, max - 5}, 16}},
-      {{"a", "z", Hotness{max, max, 0}, 16}},
+  const OwnedTables lower = {
+      {{"a", "k", Hotness{max, max, max}, 16}},
+      {{"l", "z", Hotness{max - 1, max, max - 5}, 16}},
   };
-  const InheritedHotness h = Inherit(tables, {Range("m", "n")});
-  ExpectHotness(Hotness{max, max, max}, h.segments[0]);  // 3max-1 / 3 -> max
+  const InheritedHotness h = Inherit({}, lower, {Range("c", "n")});
+  ExpectHotness(Hotness{max, max, max}, h.segments[0]);
   EXPECT_EQ(16, h.units[0]);
 }
 
 TEST(HotnessInheritanceTest, NeighboursSharingAnEndKeyBothCount) {
   // Ranges derived from index separators: neighbours share their bound.
-  const std::vector<std::vector<OwnedInput>> tables = {{
+  const OwnedTables lower = {{
       {"a", "k", Hotness{2, 2, 1}, 1},
-      {"k", "t", Hotness{8, 8, 9}, 3},
+      {"k", "t", Hotness{9, 9, 9}, 3},
       {"t", "z", Hotness{20, 20, 4}, 6},
   }};
   const InheritedHotness h =
-      Inherit(tables, {Range("b", "j"), Range("k", "k"), Range("l", "s")});
-  ExpectHotness(Hotness{2, 2, 1}, h.segments[0]);
-  ExpectHotness(Hotness{5, 5, 9}, h.segments[1]);
-  ExpectHotness(Hotness{8, 8, 9}, h.segments[2]);
+      Inherit({}, lower, {Range("b", "j"), Range("k", "k"), Range("l", "s")});
+  // [a, k] spreads over the first two outputs (1 each), [k, t] over the
+  // last two (4.5 each).
+  ExpectHotness(Hotness{1, 1, 1}, h.segments[0]);
+  ExpectHotness(Hotness{6, 6, 9}, h.segments[1]);  // 1 + 4.5 = 5.5 -> 6
+  ExpectHotness(Hotness{5, 5, 9}, h.segments[2]);  // 4.5 -> 5
   EXPECT_EQ((std::vector<int>{1, 2, 3}), h.units);
 }
 
@@ -186,12 +213,13 @@ TEST(HotnessInheritanceTest, UsesTheGivenComparator) {
     void FindShortSuccessor(std::string*) const override {}
   };
   Reverse reverse;
-  const std::vector<std::vector<OwnedInput>> tables = {{
+  const OwnedTables lower = {{
       {"z", "z", Hotness{1, 1, 1}, 1},
       {"y", "w", Hotness{7, 7, 7}, 4},
       {"v", "a", Hotness{3, 3, 3}, 2},
   }};
-  const InheritedHotness h = Inherit(tables, {Range("y", "w")}, &reverse);
+  const InheritedHotness h =
+      Inherit({}, lower, {Range("y", "w")}, false, &reverse);
   ExpectHotness(Hotness{7, 7, 7}, h.segments[0]);
   EXPECT_EQ(4, h.units[0]);
 }
@@ -213,33 +241,67 @@ TEST(HotnessInheritanceTest, EqualityTreatsMissingUnitsAsNoTargets) {
 }
 
 // The same definition, computed the slow and obvious way.
-InheritedHotness Reference(const std::vector<std::vector<OwnedInput>>& tables,
+InheritedHotness Reference(const OwnedTables& upper, bool upper_overlap,
+                           const OwnedTables& lower,
                            const std::vector<SegmentKeyRange>& outputs) {
+  auto overlaps = [](const std::string& a1, const std::string& a2,
+                     const std::string& b1,
+                     const std::string& b2) { return !(a1 > b2 || b1 > a2); };
+  auto round = [](double x) {
+    return x > 0 ? static_cast<uint64_t>(std::floor(x + 0.5)) : uint64_t{0};
+  };
   InheritedHotness result;
   for (const SegmentKeyRange& out : outputs) {
-    uint64_t n = 0, absent = 0, accesses = 0, last = 0, units = 0, known = 0;
-    for (const auto& table : tables) {
-      for (const OwnedInput& in : table) {
-        if (in.first > out.last || in.last < out.first) continue;
-        ++n;
-        absent += in.hotness.absent_probes;
-        accesses += in.hotness.accesses;
-        last = std::max(last, in.hotness.last_access);
-        if (in.units >= 0) {
-          units += static_cast<uint64_t>(in.units);
-          ++known;
+    Hotness best;
+    int best_units = -1;
+    double best_absent = -1;
+    uint64_t last = 0;
+    bool found = false;
+    for (int level = 0; level < 2; ++level) {
+      const OwnedTables& tables = level == 0 ? upper : lower;
+      double absent = 0, accesses = 0;
+      uint64_t hit_tables = 0, units = 0, known = 0;
+      for (const auto& table : tables) {
+        double t_absent = 0, t_accesses = 0;
+        bool hit = false;
+        for (const OwnedInput& in : table) {
+          if (!overlaps(in.first, in.last, out.first, out.last)) continue;
+          int spread = 0;
+          for (const SegmentKeyRange& o : outputs) {
+            if (overlaps(in.first, in.last, o.first, o.last)) ++spread;
+          }
+          t_absent += static_cast<double>(in.hotness.absent_probes) / spread;
+          t_accesses += static_cast<double>(in.hotness.accesses) / spread;
+          hit = true;
+          last = std::max(last, in.hotness.last_access);
+          if (in.units >= 0) {
+            units += static_cast<uint64_t>(in.units);
+            ++known;
+          }
+        }
+        if (hit) {
+          absent += t_absent;
+          accesses += t_accesses;
+          ++hit_tables;
         }
       }
+      if (hit_tables == 0) continue;
+      if (level == 0 && upper_overlap) {
+        absent /= hit_tables;
+        accesses /= hit_tables;
+      }
+      if (absent >= best_absent) {
+        best_absent = absent;
+        best.absent_probes = round(absent);
+        best.accesses = round(accesses);
+        best_units =
+            known == 0 ? -1 : static_cast<int>((units + known / 2) / known);
+        found = true;
+      }
     }
-    Hotness h;
-    if (n > 0) {
-      h.absent_probes = (absent + n / 2) / n;
-      h.accesses = (accesses + n / 2) / n;
-      h.last_access = last;
-    }
-    result.segments.push_back(h);
-    result.units.push_back(
-        known == 0 ? -1 : static_cast<int>((units + known / 2) / known));
+    if (found) best.last_access = last;
+    result.segments.push_back(best);
+    result.units.push_back(best_units);
   }
   return result;
 }
@@ -250,29 +312,36 @@ std::string KeyOf(int i) {
   return buf;
 }
 
+// Up to `max_tables` tables over keys [0, 1000), each cut into disjoint
+// segments (some sharing an end key with the next).
+OwnedTables RandomTables(Random* rnd, int max_tables) {
+  OwnedTables tables(rnd->Uniform(max_tables + 1));
+  for (auto& table : tables) {
+    int k = static_cast<int>(rnd->Uniform(200));
+    while (k < 1000) {
+      const int end = k + static_cast<int>(rnd->Uniform(150));
+      OwnedInput in;
+      in.first = KeyOf(k);
+      in.last = KeyOf(std::min(end, 999));
+      in.hotness.accesses = rnd->Uniform(1000);
+      in.hotness.absent_probes =
+          rnd->Uniform(static_cast<int>(in.hotness.accesses) + 1);
+      in.hotness.last_access = rnd->Uniform(100000);
+      in.units = static_cast<int>(rnd->Uniform(8)) - 1;
+      table.push_back(in);
+      k = rnd->OneIn(3) ? end : end + 1 + static_cast<int>(rnd->Uniform(40));
+    }
+  }
+  return tables;
+}
+
 TEST(HotnessInheritanceTest, MatchesABruteForceReference) {
   Random rnd(test::RandomSeed());
   for (int trial = 0; trial < 300; ++trial) {
-    // Up to 6 input tables over keys [0, 1000), each cut into disjoint
-    // segments (some sharing an end key with the next), and sorted,
-    // disjoint output segments.
-    std::vector<std::vector<OwnedInput>> tables(1 + rnd.Uniform(6));
-    for (auto& table : tables) {
-      int k = static_cast<int>(rnd.Uniform(200));
-      while (k < 1000) {
-        const int end = k + static_cast<int>(rnd.Uniform(150));
-        OwnedInput in;
-        in.first = KeyOf(k);
-        in.last = KeyOf(std::min(end, 999));
-        in.hotness.accesses = rnd.Uniform(1000);
-        in.hotness.absent_probes =
-            rnd.Uniform(static_cast<int>(in.hotness.accesses) + 1);
-        in.hotness.last_access = rnd.Uniform(100000);
-        in.units = static_cast<int>(rnd.Uniform(8)) - 1;
-        table.push_back(in);
-        k = rnd.OneIn(3) ? end : end + 1 + static_cast<int>(rnd.Uniform(40));
-      }
-    }
+    const bool upper_overlap = rnd.OneIn(2);
+    const OwnedTables upper = RandomTables(&rnd, 4);
+    const OwnedTables lower = RandomTables(&rnd, 3);
+    // Sorted, disjoint output segments.
     std::vector<SegmentKeyRange> outputs;
     int k = static_cast<int>(rnd.Uniform(50));
     while (k < 1100) {
@@ -280,8 +349,9 @@ TEST(HotnessInheritanceTest, MatchesABruteForceReference) {
       outputs.push_back(Range(KeyOf(k), KeyOf(end)));
       k = end + 1 + static_cast<int>(rnd.Uniform(5));
     }
-    const InheritedHotness want = Reference(tables, outputs);
-    const InheritedHotness got = Inherit(tables, outputs);
+    const InheritedHotness want =
+        Reference(upper, upper_overlap, lower, outputs);
+    const InheritedHotness got = Inherit(upper, lower, outputs, upper_overlap);
     ASSERT_EQ(want.segments.size(), got.segments.size());
     ASSERT_EQ(want.units, got.units) << "trial " << trial;
     for (size_t i = 0; i < want.segments.size(); ++i) {
@@ -289,6 +359,29 @@ TEST(HotnessInheritanceTest, MatchesABruteForceReference) {
                    std::to_string(i));
       ExpectHotness(want.segments[i], got.segments[i]);
     }
+  }
+}
+
+TEST(HotnessInheritanceTest, OneLevelConservesItsCounts) {
+  // With a single input level of disjoint tables, the outputs together get
+  // what the overlapping inputs had (up to rounding, half a count each).
+  Random rnd(test::RandomSeed() + 1);
+  for (int trial = 0; trial < 100; ++trial) {
+    OwnedTables lower = RandomTables(&rnd, 1);
+    if (lower.empty()) continue;
+    std::vector<SegmentKeyRange> outputs;
+    for (int k = 0; k < 1000; k += 37) {
+      outputs.push_back(Range(KeyOf(k), KeyOf(std::min(k + 36, 999))));
+    }
+    uint64_t in_sum = 0;
+    for (const OwnedInput& in : lower[0]) in_sum += in.hotness.absent_probes;
+    const InheritedHotness h = Inherit({}, lower, outputs);
+    uint64_t out_sum = 0;
+    for (const Hotness& seg : h.segments) out_sum += seg.absent_probes;
+    const double slack = 0.5 * outputs.size();
+    EXPECT_NEAR(static_cast<double>(in_sum), static_cast<double>(out_sum),
+                slack)
+        << "trial " << trial;
   }
 }
 

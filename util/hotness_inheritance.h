@@ -1,17 +1,29 @@
 // ElasticBF hotness inheritance (paper §3.3): a segment written by a
-// compaction starts with the mean hotness of the input segments whose key
-// ranges overlap it, so hot data keeps its filters across compactions.
+// compaction starts with the hotness of the input segments whose key ranges
+// overlap it, so hot data keeps its filters across compactions.
 //
-// "Mean hotness" of the overlapping input segments, field by field:
-//   absent_probes, accesses: arithmetic mean, rounded to the nearest integer
-//     (halves up). Output segments have about the size of input segments
-//     (one filter unit per page), so per-segment counts keep their scale.
-//   last_access: the maximum. Expiry asks whether a key range is still in
-//     use; one recently probed input says it is. The mean of timestamps
-//     has no such meaning: mixing a never-probed input (time 0) with a hot
-//     one would make the new segment look long expired and lose its units.
-//   units (the filter units to start with): arithmetic mean of the units
-//     the inputs held, rounded to the nearest integer, over inputs whose
+// Counts (absent_probes, accesses) are shared out, not copied. Each input
+// segment's counts are split evenly among the output segments that overlap
+// it, so a compaction conserves them: one wide upper-level segment whose
+// range now holds ten output segments gives each a tenth, not its whole
+// count (copying made ten segments look as hot as the one and cost units
+// elsewhere; measured in docs/evaluation/mixed-long/).
+//
+// The two input levels are averaged per key range, each on its own:
+//   - within a level, shares of disjoint tables add up; tables that overlap
+//     each other (level 0) saw the same probes, so their shares are
+//     averaged instead;
+//   - across the two levels, an absent key probes both for the same range,
+//     so each level alone estimates the output's future probes. Their
+//     difference is mostly age (counts grow with the time a segment
+//     existed), and the output replaces segments of the older, output
+//     level: the larger level estimate is taken (with its accesses and
+//     unit target).
+//   last_access: the maximum over all overlapping inputs. Expiry asks
+//     whether a key range is still in use; one recently probed input says
+//     it is.
+//   units (the filter units to start with): rounded mean of the units held
+//     by the overlapping inputs of the level chosen above, over inputs whose
 //     units are known.
 // Inputs of unknown hotness (tables without filter groups) are left out.
 // An output segment that overlaps no known input segment gets zero hotness
@@ -66,14 +78,19 @@ struct InputSegment {
   int units = -1;  // filter units it held; negative: unknown
 };
 
-// For each output segment (in any order), the mean hotness of the input
-// segments overlapping it, as defined above. `input_tables` holds one list
-// per input table, each in key order (neighbours may share an end key);
-// tables may overlap each other (level 0). The result has one entry per
-// output segment in `segments` and in `units`.
+// The input tables of one level of a compaction.
+struct InputLevel {
+  // True when the tables may overlap each other (level 0).
+  bool tables_overlap = false;
+  // One list per table, each in key order (neighbours may share an end key).
+  std::vector<std::vector<InputSegment>> tables;
+};
+
+// For each output segment, its inherited hotness as defined above.
+// `output_segments` are the segments of one output table, in key order.
+// The result has one entry per output segment in `segments` and in `units`.
 InheritedHotness InheritSegmentHotness(
-    const Comparator* ucmp,
-    const std::vector<std::vector<InputSegment>>& input_tables,
+    const Comparator* ucmp, const std::vector<InputLevel>& input_levels,
     const std::vector<SegmentKeyRange>& output_segments);
 
 }  // namespace leveldb
