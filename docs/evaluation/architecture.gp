@@ -52,6 +52,6 @@ set label 19 "units consulted by MayMatch" at 72,41.5 left font ",8" tc rgb "#00
 
 # --- compaction ---
 set object 20 rect from 100,2 to 128,30 fc rgb "#f8e8f8"
-set label 20 "compaction / flush\nTableBuilder + FilterGroupBuilder:\nsegments cut at block\nboundaries, units built\non a thread pool;\noutput segments inherit\nthe mean hotness of\noverlapping inputs\n(MANIFEST tags 100/101)" at 114,16 center font ",9"
+set label 20 "compaction / flush\nTableBuilder + FilterGroupBuilder:\nsegments cut at block\nboundaries, units built\non a thread pool;\noutput segments inherit\ntheir share of the\ninputs' hotness\n(MANIFEST tags 100/101)" at 114,16 center font ",9"
 set arrow 7 from 100,16 to 96,16 lw 2
 plot NaN

@@ -87,8 +87,9 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   int initial_units = 1;
 
   // When true (the default), segments written by a compaction start with
-  // the mean hotness of the input segments whose key ranges overlap them
-  // (and about the units those held), so hot data keeps its filters across
+  // the hotness their key range had in the input segments overlapping them
+  // (each input's counts shared among the outputs it overlaps) and about
+  // the units those held, so hot data keeps its filters across
   // compactions; and hotness survives a reopen: it is recorded in the
   // MANIFEST (with every compaction, periodically, and at close). Such a
   // MANIFEST needs StripElasticMetadata() before stock LevelDB opens it.
