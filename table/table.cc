@@ -470,7 +470,10 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
 
   // Only the caller's handler can tell whether the key was there.
   if (ctx != nullptr) {
-    if (!ctx->key_matched && consulted) Count(stats, &IoStats::false_positives);
+    if (!ctx->key_matched) {
+      Count(stats, consulted ? &IoStats::false_positives
+                             : &IoStats::unfiltered_misses);
+    }
     if (mqs != nullptr) mqs->RecordAccess(segment_id, !ctx->key_matched);
   }
   return s;

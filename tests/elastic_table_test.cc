@@ -174,6 +174,7 @@ TEST_F(ElasticTableTest, StockBloomTablesKeepTheirFiltersUnderElasticBF) {
             stats_.data_block_reads.load());
   EXPECT_EQ(static_cast<uint64_t>(kKeys - out.rejected),
             stats_.false_positives.load());
+  EXPECT_EQ(0u, stats_.unfiltered_misses.load());
   EXPECT_EQ(0u, mqs->GetStats().attached_tables);
 }
 
@@ -235,7 +236,9 @@ TEST_F(ElasticTableTest, ElasticTablesWorkWithoutFiltersUnderOtherPolicies) {
     EXPECT_EQ(2 * kKeys, out.block_reads);
     EXPECT_EQ(0u, mqs->GetStats().attached_tables);
   }
+  // With no filter to ask, every absent key's read is an unfiltered miss.
   EXPECT_EQ(0u, stats_.false_positives.load());
+  EXPECT_EQ(static_cast<uint64_t>(2 * kKeys), stats_.unfiltered_misses.load());
 }
 
 TEST_F(ElasticTableTest, ElasticTablesAreValidLevelDBTables) {
@@ -306,6 +309,7 @@ TEST_F(ElasticTableTest, GetPathCountsWhatItDoes) {
   EXPECT_EQ(2 * kKeys - out.rejected, out.block_reads);
   EXPECT_EQ(static_cast<uint64_t>(kKeys - out.rejected),
             stats_.false_positives.load());
+  EXPECT_EQ(0u, stats_.unfiltered_misses.load());
   EXPECT_EQ(static_cast<uint64_t>(out.block_reads),
             stats_.data_block_reads.load());
 

@@ -25,6 +25,7 @@ const char* const kCounterNames[] = {
     "filter_checks",
     "filter_rejections",
     "false_positives",
+    "unfiltered_misses",
     "data_block_reads",
     "data_block_cache_hits",
     "unit_loads",
@@ -177,9 +178,9 @@ TEST_F(IoStatsTest, ResetZeroesEveryCounter) {
   IoStats* stats = impl()->io_stats();
   for (std::atomic<uint64_t>* c :
        {&stats->table_probes, &stats->filter_checks, &stats->filter_rejections,
-        &stats->false_positives, &stats->data_block_reads,
-        &stats->data_block_cache_hits, &stats->unit_loads,
-        &stats->unit_load_bytes, &stats->unit_load_failures,
+        &stats->false_positives, &stats->unfiltered_misses,
+        &stats->data_block_reads, &stats->data_block_cache_hits,
+        &stats->unit_loads, &stats->unit_load_bytes, &stats->unit_load_failures,
         &stats->unit_evictions}) {
     IoStats::Add(c, 3);
   }

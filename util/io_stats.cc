@@ -30,9 +30,10 @@ void AppendRatio(std::string* out, const char* name, uint64_t num,
 void IoStats::Reset() {
   for (std::atomic<uint64_t>* c :
        {&gets, &table_probes, &filter_checks, &filter_rejections,
-        &false_positives, &data_block_reads, &data_block_cache_hits,
-        &unit_loads, &unit_load_bytes, &unit_load_failures, &unit_evictions,
-        &compaction_bytes_read, &compaction_bytes_written}) {
+        &false_positives, &unfiltered_misses, &data_block_reads,
+        &data_block_cache_hits, &unit_loads, &unit_load_bytes,
+        &unit_load_failures, &unit_evictions, &compaction_bytes_read,
+        &compaction_bytes_written}) {
     c->store(0, std::memory_order_relaxed);
   }
 }
@@ -44,6 +45,7 @@ std::string IoStats::ToString() const {
   AppendLine(&out, "filter_checks:", Get(filter_checks));
   AppendLine(&out, "filter_rejections:", Get(filter_rejections));
   AppendLine(&out, "false_positives:", Get(false_positives));
+  AppendLine(&out, "unfiltered_misses:", Get(unfiltered_misses));
   AppendLine(&out, "data_block_reads:", Get(data_block_reads));
   AppendLine(&out, "data_block_cache_hits:", Get(data_block_cache_hits));
   AppendLine(&out, "unit_loads:", Get(unit_loads));
@@ -56,6 +58,8 @@ std::string IoStats::ToString() const {
   AppendRatio(&out, "data_block_ios_per_get:", disk_reads, Get(gets));
   AppendRatio(&out, "false_positives_per_get:", Get(false_positives),
               Get(gets));
+  AppendRatio(&out, "wasted_reads_per_get:",
+              Get(false_positives) + Get(unfiltered_misses), Get(gets));
   return out;
 }
 

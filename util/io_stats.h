@@ -16,7 +16,10 @@ struct IoStats {
   std::atomic<uint64_t> filter_checks{0};      // probes that consulted a filter
   std::atomic<uint64_t> filter_rejections{0};  // probes a filter ruled out
   std::atomic<uint64_t> false_positives{0};    // data block read, key absent
-  std::atomic<uint64_t> data_block_reads{0};   // data blocks read by Gets
+  // Data block read, key absent, and no filter to ask (a segment without
+  // loaded units, or a table without a filter).
+  std::atomic<uint64_t> unfiltered_misses{0};
+  std::atomic<uint64_t> data_block_reads{0};       // data blocks read by Gets
   std::atomic<uint64_t> data_block_cache_hits{0};  // of which from cache
   std::atomic<uint64_t> unit_loads{0};             // filter units loaded
   std::atomic<uint64_t> unit_load_bytes{0};        // bytes of units loaded

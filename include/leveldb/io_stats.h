@@ -9,7 +9,11 @@
 //                             Bloom filter or loaded ElasticBF filter units)
 //   filter_rejections         probes a filter ruled out, without reading data
 //   false_positives           probes that read a data block yet found no
-//                             entry for the key
+//                             entry for the key, although a filter was
+//                             consulted
+//   unfiltered_misses         the same without any filter to consult (an
+//                             ElasticBF segment with no unit loaded, or a
+//                             table without a filter)
 //   data_block_reads          data blocks fetched by Gets (cache or disk)
 //   data_block_cache_hits     ... of which were served by the block cache
 //   unit_loads                ElasticBF filter units read from disk
@@ -22,8 +26,10 @@
 //   compaction_bytes_written  bytes of table files written by compactions
 //                             and memtable flushes
 //
-// followed by two derived ratios: data_block_ios_per_get (data blocks read
-// from disk, i.e. not from the cache, per Get) and false_positives_per_get.
+// followed by three derived ratios: data_block_ios_per_get (data blocks
+// read from disk, i.e. not from the cache, per Get), false_positives_per_get
+// and wasted_reads_per_get ((false_positives + unfiltered_misses) per Get:
+// the reads beyond the one each Get that finds its key in a table needs).
 // Counters are statistics updated without locks: each one is exact, but a
 // snapshot taken while Gets or compactions run may mix moments.
 //
