@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/test_util.h"
 #include "util/random.h"
 
 namespace leveldb {
@@ -251,6 +252,80 @@ TEST(MultiQueueTest, SwapWithAWarmVictimWhenTheGainIsLarger) {
   EXPECT_EQ(warm, p.victims[0].id);
   EXPECT_DOUBLE_EQ(e_before - 10 * 0.25 + 1 * 0.125, mq.ExpectedExtraIo());
   EXPECT_LT(mq.ExpectedExtraIo(), e_before);
+  ExpectConsistent(mq);
+}
+
+TEST(MultiQueueTest, CountsHalveOncePerAgingPeriod) {
+  MultiQueue::Options o = SmallOptions(10 * kUnit);
+  o.aging_lifetimes = 2;  // lifetime 10: a halving every 20 Gets
+  MultiQueue mq(o);
+  const SegmentId a = Seg(1, 0), b = Seg(1, 1);
+  ASSERT_TRUE(mq.Attach(a, kUnit, 1, Hot(40, 0)));
+  ASSERT_TRUE(mq.Attach(b, kUnit, 1, Hot(0, 0)));
+  ASSERT_TRUE(mq.RecordAccess(a, 5, true));
+  Hotness h;
+  ASSERT_TRUE(mq.GetHotness(a, &h));
+  EXPECT_EQ(41u, h.absent_probes);
+
+  ASSERT_TRUE(mq.RecordAccess(b, 25, false));  // one period has passed
+  ASSERT_TRUE(mq.GetHotness(a, &h));
+  EXPECT_EQ(20u, h.absent_probes);  // 41 / 2, read without touching a
+  EXPECT_EQ(20u, h.accesses);
+  EXPECT_EQ(5u, h.last_access);  // times are not aged
+
+  ASSERT_TRUE(mq.RecordAccess(b, 65, false));  // three periods in all
+  ASSERT_TRUE(mq.RecordAccess(a, 65, true));
+  ASSERT_TRUE(mq.GetHotness(a, &h));
+  EXPECT_EQ(41u / 8 + 1, h.absent_probes);
+  EXPECT_DOUBLE_EQ(mq.RecomputeExpectedExtraIo(), mq.ExpectedExtraIo());
+  ExpectConsistent(mq);
+}
+
+TEST(MultiQueueTest, AgingLetsRecentProbesOutweighAnOldTotal) {
+  // The setting of SwapOnlyWhenExpectedExtraIoFalls, where the old total
+  // wins; with aging it has faded by the time the new segment is probed.
+  MultiQueue::Options o = SmallOptions(3 * kUnit);
+  o.aging_lifetimes = 1;
+  MultiQueue mq(o);
+  const SegmentId was_hot = Seg(1, 0), h = Seg(2, 0);
+  AttachWithUnits(&mq, was_hot, 2, Hot(1000, 1));
+  AttachWithUnits(&mq, h, 1, Hot(0, 2));
+
+  ASSERT_TRUE(mq.RecordAccess(h, 100, true));  // ten halvings: 1000 -> 0
+  MultiQueue::Plan p = mq.PlanAccess(h, 100);
+  ASSERT_TRUE(p.load_one_more());
+  ASSERT_EQ(1u, p.victims.size());
+  EXPECT_EQ(was_hot, p.victims[0].id);
+  EXPECT_EQ(1, mq.UnitsLoaded(was_hot));
+  EXPECT_EQ(2, mq.UnitsLoaded(h));
+  EXPECT_DOUBLE_EQ(mq.RecomputeExpectedExtraIo(), mq.ExpectedExtraIo());
+  ExpectConsistent(mq);
+}
+
+TEST(MultiQueueTest, AgingKeepsTheAccountingExact) {
+  MultiQueue::Options o = SmallOptions(6 * kUnit);
+  o.aging_lifetimes = 1;
+  MultiQueue mq(o);
+  Random rnd(test::RandomSeed());
+  uint64_t now = 1;
+  for (int step = 0; step < 20000; ++step) {
+    now += rnd.Uniform(4);
+    const SegmentId id = Seg(1 + rnd.Uniform(3), rnd.Uniform(4));
+    switch (rnd.Uniform(5)) {
+      case 0:
+        mq.Attach(id, kUnit, 1, Hot(rnd.Uniform(100), now));
+        break;
+      case 1:
+        mq.Detach(id);
+        break;
+      default:
+        if (mq.RecordAccess(id, now, rnd.OneIn(2))) mq.PlanAccess(id, now);
+        break;
+    }
+    ASSERT_LE(mq.used_bytes(), mq.budget_bytes());
+    ASSERT_NEAR(mq.RecomputeExpectedExtraIo(), mq.ExpectedExtraIo(), 1e-9)
+        << "step " << step;
+  }
   ExpectConsistent(mq);
 }
 

@@ -208,6 +208,9 @@ class MQSchedule {
 
   // Test hooks. A paused background thread processes nothing.
   void TEST_Pause(bool paused);
+  // Sets the MultiQueue's count aging (0 = counts never fade), for tests
+  // of how hotness is kept that would otherwise race with the halving.
+  void TEST_SetAgingLifetimes(uint64_t lifetimes) LOCKS_EXCLUDED(mu_);
   void TEST_SetClock(uint64_t now) {
     clock_.store(now, std::memory_order_relaxed);
   }

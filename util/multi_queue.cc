@@ -28,6 +28,7 @@ MultiQueue::MultiQueue(const Options& options)
       fixed_lifetime_(options.lifetime),
       min_auto_lifetime_(options.min_auto_lifetime),
       budget_bytes_(options.budget_bytes),
+      aging_lifetimes_(options.aging_lifetimes),
       queues_(n_ + 1),
       queue_len_(n_ + 1, 0),
       queue_absent_(n_ + 1, 0),
@@ -40,6 +41,36 @@ MultiQueue::MultiQueue(const Options& options)
 }
 
 MultiQueue::~MultiQueue() = default;
+
+void MultiQueue::AdvanceClock(uint64_t now) {
+  if (aging_lifetimes_ == 0) return;
+  const uint64_t period = aging_lifetimes_ * lifetime();
+  if (now > epoch_start_ && now - epoch_start_ >= period) {
+    const uint64_t epochs = (now - epoch_start_) / period;
+    epoch_ += epochs;
+    epoch_start_ += epochs * period;
+  }
+}
+
+MultiQueue::Hotness MultiQueue::Halved(Hotness h, uint64_t shift) {
+  if (shift >= 64) {
+    h.absent_probes = h.accesses = 0;
+  } else {
+    h.absent_probes >>= shift;
+    h.accesses >>= shift;
+  }
+  return h;
+}
+
+void MultiQueue::Age(Segment* s) {
+  if (s->aged_epoch >= epoch_) return;
+  const uint64_t before = s->hotness.absent_probes;
+  s->hotness = Halved(s->hotness, epoch_ - s->aged_epoch);
+  s->aged_epoch = epoch_;
+  if (s->attached) {  // keep E[extra I/O]'s per-queue sums exact
+    queue_absent_[s->units] -= before - s->hotness.absent_probes;
+  }
+}
 
 MultiQueue::Segment* MultiQueue::Find(SegmentId id) {
   auto it = segments_.find(id);
@@ -122,9 +153,12 @@ bool MultiQueue::Attach(SegmentId id, uint64_t unit_bytes, int lsm_level,
   if (!inserted && s.attached) return false;
   if (inserted) {
     s.id = id;
-    s.hotness = initial;
+    s.hotness = initial;  // taken as aged to the current epoch
+    s.aged_epoch = epoch_;
     files_[FileNumberOf(id)].push_back(id);
   }
+  s.attached = false;  // Age() before the sums include the segment
+  Age(&s);
   s.unit_bytes = unit_bytes;
   s.lsm_level = ClampLevel(lsm_level);
   s.units = 0;
@@ -162,7 +196,7 @@ std::vector<MultiQueue::Released> MultiQueue::Forget(uint64_t file_number) {
 bool MultiQueue::GetHotness(SegmentId id, Hotness* hotness) const {
   const Segment* s = Find(id);
   if (s == nullptr) return false;
-  *hotness = s->hotness;
+  *hotness = Halved(s->hotness, epoch_ - std::min(epoch_, s->aged_epoch));
   return true;
 }
 
@@ -181,6 +215,8 @@ bool MultiQueue::SetLsmLevel(SegmentId id, int lsm_level) {
 bool MultiQueue::RecordAccess(SegmentId id, uint64_t now, bool absent) {
   Segment* s = Find(id);
   if (s == nullptr) return false;
+  AdvanceClock(now);
+  Age(s);
   if (s->attached) Dequeue(s);
   ++s->hotness.accesses;
   if (absent) ++s->hotness.absent_probes;
@@ -228,6 +264,8 @@ MultiQueue::Plan MultiQueue::PlanAccess(SegmentId id, uint64_t now) {
   Plan plan;
   Segment* s = Find(id);
   if (s == nullptr || !s->attached || s->units >= n_) return plan;
+  AdvanceClock(now);
+  Age(s);
   // Filters cannot help a segment whose probes all found their key.
   if (s->hotness.absent_probes == 0) return plan;
   plan.first_unit = s->units;
@@ -237,6 +275,7 @@ MultiQueue::Plan MultiQueue::PlanAccess(SegmentId id, uint64_t now) {
       ++rejected_no_victims_;
       return plan;
     }
+    for (Segment* v : victims) Age(v);
     if (!(LoadGain(*s) > VictimLoss(victims))) {
       ++rejected_no_gain_;
       return plan;
@@ -255,10 +294,13 @@ MultiQueue::Plan MultiQueue::PlanInitialUnits(SegmentId id, int wanted,
   Plan plan;
   Segment* s = Find(id);
   if (s == nullptr || !s->attached) return plan;
+  AdvanceClock(now);
+  Age(s);
   plan.first_unit = s->units;
   while (plan.units_to_load < wanted && s->units < n_) {
     if (FreeBytes() < s->unit_bytes) {
       std::vector<Segment*> victims = FindExpiredVictims(s, s->unit_bytes, now);
+      for (Segment* v : victims) Age(v);
       if (victims.empty() || LoadGain(*s) < VictimLoss(victims)) break;
       for (Segment* v : victims) Demote(v, &plan.victims);
     }

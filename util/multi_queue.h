@@ -59,6 +59,12 @@ class MultiQueue {
     uint64_t lifetime = 0;
     uint64_t min_auto_lifetime = 64;
     uint64_t budget_bytes = 0;
+    // Aging of the counts: every `aging_lifetimes` lifetimes of Gets, every
+    // segment's counts are halved (lazily, when next looked at), so f is a
+    // recent frequency and segments of different ages compare fairly (an
+    // old segment's lifetime total would otherwise outweigh a new one's).
+    // 0 = counts since the segment's history began.
+    uint64_t aging_lifetimes = 0;
   };
 
   struct Hotness {
@@ -130,7 +136,7 @@ class MultiQueue {
   std::vector<Released> Forget(uint64_t file_number);
 
   // False if the segment is unknown. Works for detached segments (hotness
-  // inheritance reads it).
+  // inheritance reads it). Counts are aged to the latest time seen.
   bool GetHotness(SegmentId id, Hotness* hotness) const;
 
   // Updates the tag reported in Stats::segments_by_level.
@@ -167,6 +173,9 @@ class MultiQueue {
   bool IsAttached(SegmentId id) const;
   bool IsExpired(SegmentId id, uint64_t now) const;
 
+  // Changes the aging period from now on (0 = no aging). For tests.
+  void SetAgingLifetimes(uint64_t lifetimes) { aging_lifetimes_ = lifetimes; }
+
   int units_per_segment() const { return n_; }
   uint64_t used_bytes() const { return used_bytes_; }
   uint64_t budget_bytes() const { return budget_bytes_; }
@@ -198,7 +207,15 @@ class MultiQueue {
     int units = 0;  // k; 0 when detached
     int lsm_level = 0;
     bool attached = false;
+    uint64_t aged_epoch = 0;  // aging epoch its counts are aged to
   };
+
+  // Moves the aging epoch forward to `now`; then Age() halves a segment's
+  // counts once per epoch it missed.
+  void AdvanceClock(uint64_t now);
+  void Age(Segment* s);
+  // Counts halved `shift` times.
+  static Hotness Halved(Hotness h, uint64_t shift);
 
   Segment* Find(SegmentId id);
   const Segment* Find(SegmentId id) const;
@@ -230,6 +247,9 @@ class MultiQueue {
   std::vector<double> fpr_;  // r(0..n)
   uint64_t budget_bytes_;
   uint64_t used_bytes_ = 0;
+  uint64_t aging_lifetimes_;
+  uint64_t epoch_ = 0;        // halvings so far
+  uint64_t epoch_start_ = 0;  // logical time the current epoch began
 
   std::unordered_map<SegmentId, Segment> segments_;  // nodes never move
   std::unordered_map<uint64_t, std::vector<SegmentId>> files_;
