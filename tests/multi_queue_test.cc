@@ -41,6 +41,13 @@ MultiQueue::Options SmallOptions(uint64_t budget) {
 
 constexpr uint64_t kUnit = 100;
 
+// SmallOptions with counts halved every `lifetimes` lifetimes.
+MultiQueue::Options AgingOptions(uint64_t budget, uint64_t lifetimes) {
+  MultiQueue::Options o = SmallOptions(budget);
+  o.aging_lifetimes = lifetimes;
+  return o;
+}
+
 // Attaches a segment and gives it `units` units from free memory.
 void AttachWithUnits(MultiQueue* mq, SegmentId id, int units,
                      const Hotness& hot, uint64_t unit_bytes = kUnit) {
@@ -256,9 +263,8 @@ TEST(MultiQueueTest, SwapWithAWarmVictimWhenTheGainIsLarger) {
 }
 
 TEST(MultiQueueTest, CountsHalveOncePerAgingPeriod) {
-  MultiQueue::Options o = SmallOptions(10 * kUnit);
-  o.aging_lifetimes = 2;  // lifetime 10: a halving every 20 Gets
-  MultiQueue mq(o);
+  // Lifetime 10: a halving every 20 Gets.
+  MultiQueue mq(AgingOptions(10 * kUnit, 2));
   const SegmentId a = Seg(1, 0), b = Seg(1, 1);
   ASSERT_TRUE(mq.Attach(a, kUnit, 1, Hot(40, 0)));
   ASSERT_TRUE(mq.Attach(b, kUnit, 1, Hot(0, 0)));
@@ -284,9 +290,7 @@ TEST(MultiQueueTest, CountsHalveOncePerAgingPeriod) {
 TEST(MultiQueueTest, AgingLetsRecentProbesOutweighAnOldTotal) {
   // The setting of SwapOnlyWhenExpectedExtraIoFalls, where the old total
   // wins; with aging it has faded by the time the new segment is probed.
-  MultiQueue::Options o = SmallOptions(3 * kUnit);
-  o.aging_lifetimes = 1;
-  MultiQueue mq(o);
+  MultiQueue mq(AgingOptions(3 * kUnit, 1));
   const SegmentId was_hot = Seg(1, 0), h = Seg(2, 0);
   AttachWithUnits(&mq, was_hot, 2, Hot(1000, 1));
   AttachWithUnits(&mq, h, 1, Hot(0, 2));
@@ -303,9 +307,7 @@ TEST(MultiQueueTest, AgingLetsRecentProbesOutweighAnOldTotal) {
 }
 
 TEST(MultiQueueTest, AgingKeepsTheAccountingExact) {
-  MultiQueue::Options o = SmallOptions(6 * kUnit);
-  o.aging_lifetimes = 1;
-  MultiQueue mq(o);
+  MultiQueue mq(AgingOptions(6 * kUnit, 1));
   Random rnd(test::RandomSeed());
   uint64_t now = 1;
   for (int step = 0; step < 20000; ++step) {
