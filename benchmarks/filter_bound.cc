@@ -155,9 +155,7 @@ std::vector<double> KeyProbabilities(const Flags& f) {
   for (uint64_t r = 0; r < exact; ++r) {
     const double pr =
         std::pow(static_cast<double>(r + 1), -f.zipf) / zipf.zetan();
-    const uint64_t hash = zipf_keys::Fnv1a64(r);
-    const uint64_t magnitude = (hash >> 63) != 0 ? (~hash + 1) : hash;
-    p[magnitude % f.num] += pr;
+    p[zipf.Scramble(r)] += pr;
     covered += pr;
   }
   const double rest = std::max(0.0, 1.0 - covered) / f.num;

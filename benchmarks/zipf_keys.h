@@ -209,9 +209,8 @@ class ScrambledZipfian {
 
   static constexpr uint64_t kItemSpace = 10000000000ull;
 
- private:
-  // YCSB takes the absolute value of the hash read as a signed 64-bit
-  // number before reducing it.
+  // The key index of a rank. YCSB takes the absolute value of the hash
+  // read as a signed 64-bit number before reducing it.
   uint64_t Scramble(uint64_t rank) const {
     const uint64_t hash = Fnv1a64(rank);
     const uint64_t magnitude =
@@ -219,6 +218,7 @@ class ScrambledZipfian {
     return magnitude % num_keys_;
   }
 
+ private:
   const uint64_t num_keys_;
   const double alpha_;
   const double zetan_;

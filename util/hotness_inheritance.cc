@@ -10,12 +10,6 @@ namespace leveldb {
 
 namespace {
 
-bool Overlaps(const Comparator* ucmp, const Slice& first_a, const Slice& last_a,
-              const Slice& first_b, const Slice& last_b) {
-  return ucmp->Compare(first_a, last_b) <= 0 &&
-         ucmp->Compare(first_b, last_a) <= 0;
-}
-
 // How many of the (key-ordered) output segments overlap [first, last].
 size_t OutputsOverlapping(const Comparator* ucmp,
                           const std::vector<SegmentKeyRange>& outputs,
@@ -142,7 +136,6 @@ InheritedHotness InheritSegmentHotness(
                                return ucmp->Compare(in.last, k) < 0;
                              });
         for (; it != table.end() && ucmp->Compare(it->first, hi) <= 0; ++it) {
-          if (!Overlaps(ucmp, it->first, it->last, lo, hi)) continue;
           const size_t spread =
               OutputsOverlapping(ucmp, output_segments, it->first, it->last);
           estimate.Add(*it, std::max<size_t>(spread, 1));

@@ -157,8 +157,7 @@ bool MultiQueue::Attach(SegmentId id, uint64_t unit_bytes, int lsm_level,
     s.aged_epoch = epoch_;
     files_[FileNumberOf(id)].push_back(id);
   }
-  s.attached = false;  // Age() before the sums include the segment
-  Age(&s);
+  Age(&s);  // detached here: before the queue sums include it
   s.unit_bytes = unit_bytes;
   s.lsm_level = ClampLevel(lsm_level);
   s.units = 0;
@@ -196,7 +195,7 @@ std::vector<MultiQueue::Released> MultiQueue::Forget(uint64_t file_number) {
 bool MultiQueue::GetHotness(SegmentId id, Hotness* hotness) const {
   const Segment* s = Find(id);
   if (s == nullptr) return false;
-  *hotness = Halved(s->hotness, epoch_ - std::min(epoch_, s->aged_epoch));
+  *hotness = Halved(s->hotness, epoch_ - s->aged_epoch);
   return true;
 }
 
@@ -226,7 +225,7 @@ bool MultiQueue::RecordAccess(SegmentId id, uint64_t now, bool absent) {
 }
 
 std::vector<MultiQueue::Segment*> MultiQueue::FindExpiredVictims(
-    const Segment* s, uint64_t needed, uint64_t now) const {
+    const Segment* s, uint64_t needed, uint64_t now) {
   std::vector<Segment*> victims;
   const uint64_t life = lifetime();
   uint64_t covered = FreeBytes();
@@ -239,7 +238,10 @@ std::vector<MultiQueue::Segment*> MultiQueue::FindExpiredVictims(
       if (v->unit_bytes == 0) continue;    // frees nothing
       victims.push_back(v);
       covered += v->unit_bytes;
-      if (covered >= needed) return victims;
+      if (covered >= needed) {
+        for (Segment* found : victims) Age(found);  // their loss uses f
+        return victims;
+      }
     }
   }
   victims.clear();
@@ -275,7 +277,6 @@ MultiQueue::Plan MultiQueue::PlanAccess(SegmentId id, uint64_t now) {
       ++rejected_no_victims_;
       return plan;
     }
-    for (Segment* v : victims) Age(v);
     if (!(LoadGain(*s) > VictimLoss(victims))) {
       ++rejected_no_gain_;
       return plan;
@@ -300,7 +301,6 @@ MultiQueue::Plan MultiQueue::PlanInitialUnits(SegmentId id, int wanted,
   while (plan.units_to_load < wanted && s->units < n_) {
     if (FreeBytes() < s->unit_bytes) {
       std::vector<Segment*> victims = FindExpiredVictims(s, s->unit_bytes, now);
-      for (Segment* v : victims) Age(v);
       if (victims.empty() || LoadGain(*s) < VictimLoss(victims)) break;
       for (Segment* v : victims) Demote(v, &plan.victims);
     }

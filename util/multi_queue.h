@@ -232,9 +232,10 @@ class MultiQueue {
 
   // Expired segments (other than s) from Q_n down to Q_1, each queue from
   // its LRU end until its first unexpired one, one unit each, until their
-  // bytes plus the free bytes cover `needed`. Empty if they never do.
+  // bytes plus the free bytes cover `needed`, their counts aged. Empty if
+  // they never do.
   std::vector<Segment*> FindExpiredVictims(const Segment* s, uint64_t needed,
-                                           uint64_t now) const;
+                                           uint64_t now);
   // sum over victims of f_v * (r(k_v - 1) - r(k_v)).
   double VictimLoss(const std::vector<Segment*>& victims) const;
   // f_s * (r(k) - r(k + 1)).
