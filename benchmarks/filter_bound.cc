@@ -30,17 +30,40 @@
 // item space of 10^10 ranks, FNV-scrambled modulo the key count). Ranks
 // below --exact_ranks are summed per key exactly; the remaining mass is
 // spread evenly (those ranks land on every key hundreds of times).
+//
+// --ycsb_db=DIR takes the tree from a database the YCSB runner wrote
+// (benchmarks/ycsb: keys "user" + 20 digits of FnvHash64(record), records
+// drawn by its ScrambledZipfianGenerator) instead of a model of it: the
+// real tables, their real key ranges (an upper level rarely covers the
+// whole key space) and their real segments. Only absent lookups are
+// counted (a lookup of x + "~" probes every table whose key range holds
+// it, in the segment the index leads to), so present ones waste nothing:
+// a bound for mixed runs too, where hot keys are found in the memtable.
+// Segments hold different key counts there, so the unit bound is the
+// fractional (LP) relaxation, still a bound.
 #include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "db/dbformat.h"
+#include "db/filename.h"
+#include "db/table_cache.h"
+#include "db/version_set.h"
+#include "leveldb/elastic_filter.h"
+#include "leveldb/env.h"
+#include "leveldb/iterator.h"
+#include "leveldb/options.h"
 #include "table/filter_unit.h"
+#include "util/hotness_inheritance.h"
+#include "ycsb/generators.h"
+#include "ycsb/record.h"
 #include "zipf_keys.h"
 
 namespace {
@@ -63,6 +86,8 @@ struct Flags {
   // keys may be found early (in a mixed run the hottest ones are in the
   // memtable), at the price of being looser.
   bool absent_only = false;
+  // A YCSB runner's database to take the tree from (absent lookups only).
+  std::string ycsb_db;
 };
 
 [[noreturn]] void Usage(const char* msg) {
@@ -72,7 +97,8 @@ struct Flags {
                "[--zero_lookup_ratio=R] [--levels=S0,S1,...] "
                "[--segment_keys=K] [--bits_per_unit=B] "
                "[--units_per_segment=U] [--exact_ranks=M] "
-               "[--budgets=B1,B2,...] [--absent_only=0|1]\n",
+               "[--budgets=B1,B2,...] [--absent_only=0|1] "
+               "[--ycsb_db=DIR]\n",
                msg);
   std::exit(2);
 }
@@ -143,6 +169,10 @@ Flags ParseFlags(int argc, char** argv) {
       ok = ParseU64(v, &f.exact_ranks) && f.exact_ranks > 0;
     } else if (name == "budgets") {
       ok = ParseList(v, &f.budgets);
+    } else if (name == "ycsb_db") {
+      f.ycsb_db = v;
+      ok = !f.ycsb_db.empty();
+      f.absent_only = true;
     } else if (name == "absent_only") {
       ok = ParseU64(v, &u) && u <= 1;
       f.absent_only = u == 1;
@@ -154,16 +184,25 @@ Flags ParseFlags(int argc, char** argv) {
   return f;
 }
 
-// Probability that a readzipf lookup draws key index k, for every k.
-std::vector<double> KeyProbabilities(const Flags& f) {
-  const zipf_keys::ScrambledZipfian zipf(f.num, f.zipf);
+// Mass of the segments' probes that waste a read (per Get), and the keys
+// each segment holds (what a unit of it costs).
+struct Segments {
+  std::vector<double> mass;
+  std::vector<double> keys;
+};
+
+// Probability of every key index under a scrambled Zipfian: rank r has
+// probability (r + 1)^-theta / zeta and lands on key scramble(r).
+template <typename Scramble>
+std::vector<double> RankProbabilities(const Flags& f, double zeta,
+                                      uint64_t item_space,
+                                      const Scramble& scramble) {
   std::vector<double> p(f.num, 0.0);
-  const uint64_t exact = std::min(f.exact_ranks, zipf.kItemSpace);
+  const uint64_t exact = std::min(f.exact_ranks, item_space);
   double covered = 0;
   for (uint64_t r = 0; r < exact; ++r) {
-    const double pr =
-        std::pow(static_cast<double>(r + 1), -f.zipf) / zipf.zetan();
-    p[zipf.Scramble(r)] += pr;
+    const double pr = std::pow(static_cast<double>(r + 1), -f.zipf) / zeta;
+    p[scramble(r)] += pr;
     covered += pr;
   }
   const double rest = std::max(0.0, 1.0 - covered) / f.num;
@@ -171,13 +210,20 @@ std::vector<double> KeyProbabilities(const Flags& f) {
   return p;
 }
 
+// Probability that a readzipf lookup draws key index k, for every k.
+std::vector<double> KeyProbabilities(const Flags& f) {
+  const zipf_keys::ScrambledZipfian zipf(f.num, f.zipf);
+  return RankProbabilities(f, zipf.zetan(), zipf.kItemSpace,
+                           [&zipf](uint64_t r) { return zipf.Scramble(r); });
+}
+
 // Expected wasted-probe mass per segment (probes per Get of keys not in
 // it), for every segment of every level. A segment of level i holds
 // segment_keys of its keys, so it spans segment_keys / share_i consecutive
 // key indexes; it is probed by the absent lookups of that span and by the
 // present ones whose key lives deeper.
-std::vector<double> SegmentMass(const Flags& f, const std::vector<double>& p) {
-  std::vector<double> mass;
+Segments SegmentMass(const Flags& f, const std::vector<double>& p) {
+  Segments out;
   double deeper = 1;
   for (double share : f.levels) {
     deeper -= share;
@@ -190,124 +236,286 @@ std::vector<double> SegmentMass(const Flags& f, const std::vector<double>& p) {
     double sum = 0;
     for (uint64_t k = 0; k < f.num; ++k) {
       if (static_cast<double>(k) >= next_end) {
-        mass.push_back(sum * weight);
+        out.mass.push_back(sum * weight);
         sum = 0;
         next_end += span;
       }
       sum += p[k];
     }
-    mass.push_back(sum * weight);
+    out.mass.push_back(sum * weight);
   }
-  return mass;
+  out.keys.assign(out.mass.size(), static_cast<double>(f.segment_keys));
+  return out;
 }
 
-// Whole units: take the `units` largest marginal gains m_s * (r^(j-1) - r^j).
-double UnitsBound(const std::vector<double>& mass, double r, int max_units,
-                  uint64_t units) {
-  std::vector<double> gains;
-  gains.reserve(mass.size() * max_units);
-  for (double m : mass) {
+// A YCSB record's key and the probability a lookup draws it.
+struct Record {
+  std::array<char, 24> key;  // "user" + 20 digits (zeropadding=20)
+  double p;
+  leveldb::Slice slice() const { return {key.data(), key.size()}; }
+};
+
+// Every record of a YCSB load, sorted by key.
+std::vector<Record> YcsbRecords(const Flags& f) {
+  const double zeta = ycsb::ScrambledZipfianGenerator::ItemSpaceZeta(f.zipf);
+  const std::vector<double> p = RankProbabilities(
+      f, zeta, ycsb::ScrambledZipfianGenerator::kItemSpace + 1,
+      [&f](uint64_t r) { return ycsb::FnvHash64(r) % f.num; });
+  std::vector<Record> records(f.num);
+  for (uint64_t k = 0; k < f.num; ++k) {
+    const std::string key = ycsb::BuildKeyName(k, true, 20);
+    if (key.size() != records[k].key.size()) Usage("unexpected key length");
+    std::copy(key.begin(), key.end(), records[k].key.begin());
+    records[k].p = p[k];
+  }
+  std::sort(records.begin(), records.end(),
+            [](const Record& a, const Record& b) { return a.key < b.key; });
+  return records;
+}
+
+[[noreturn]] void DbFail(const std::string& what, const leveldb::Status& s) {
+  std::fprintf(stderr, "filter_bound: %s: %s\n", what.c_str(),
+               s.ToString().c_str());
+  std::exit(1);
+}
+
+// The segments of every table of the database, with the absent-lookup mass
+// each receives and the keys each holds.
+Segments DbSegments(const Flags& f, const std::vector<Record>& records,
+                    uint64_t* entries) {
+  const leveldb::InternalKeyComparator icmp(leveldb::BytewiseComparator());
+  std::unique_ptr<const leveldb::FilterPolicy> policy(
+      leveldb::NewElasticFilterPolicy(leveldb::ElasticFilterOptions()));
+  const leveldb::InternalFilterPolicy ipolicy(policy.get());
+  leveldb::Options options;
+  options.comparator = &icmp;
+  options.filter_policy = &ipolicy;
+  leveldb::TableCache cache(f.ycsb_db, options, 16);
+  // The live tables, as the MANIFEST lists them (the directory may hold
+  // leftovers of an interrupted compaction). Only reads.
+  leveldb::VersionSet versions(f.ycsb_db, &options, &cache, &icmp);
+  bool save_manifest = false;
+  leveldb::Status s = versions.Recover(&save_manifest);
+  if (!s.ok()) DbFail(f.ycsb_db, s);
+  std::vector<leveldb::FileMetaData*> files;
+  for (int level = 0; level < leveldb::config::kNumLevels; ++level) {
+    std::vector<leveldb::FileMetaData*> in_level;
+    versions.current()->GetOverlappingInputs(level, nullptr, nullptr,
+                                             &in_level);
+    files.insert(files.end(), in_level.begin(), in_level.end());
+  }
+  Segments out;
+  *entries = 0;
+  int tables = 0;
+  for (const leveldb::FileMetaData* file : files) {
+    const uint64_t number = file->number;
+    const uint64_t size = file->file_size;
+    const std::string path = leveldb::TableFileName(f.ycsb_db, number);
+    ++tables;
+
+    // The table's key range, and its entries.
+    std::unique_ptr<leveldb::Iterator> it(
+        cache.NewIterator(leveldb::ReadOptions(), number, size));
+    std::string smallest, largest;
+    std::vector<std::string> user_keys;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const leveldb::Slice user = leveldb::ExtractUserKey(it->key());
+      user_keys.emplace_back(user.data(), user.size());
+    }
+    if (!it->status().ok()) DbFail(path, it->status());
+    if (user_keys.empty()) continue;
+    smallest = user_keys.front();
+    largest = user_keys.back();
+    std::vector<leveldb::SegmentKeyRange> ranges;
+    s = cache.GetSegmentKeyRanges(number, size, smallest, largest, &ranges);
+    if (!s.ok()) DbFail(path, s);
+    if (ranges.empty()) {
+      DbFail(path, leveldb::Status::NotSupported("no ElasticBF segments"));
+    }
+
+    // A key, or an absent lookup, belongs to the first segment whose range
+    // does not end below it (absent keys x + "~" never equal a bound).
+    const size_t first = out.mass.size();
+    out.mass.resize(first + ranges.size(), 0.0);
+    out.keys.resize(first + ranges.size(), 0.0);
+    size_t seg = 0;
+    for (const std::string& key : user_keys) {
+      while (seg + 1 < ranges.size() && ranges[seg].last < key) ++seg;
+      out.keys[first + seg] += 1;
+    }
+    *entries += user_keys.size();
+    // Absent lookups inside [smallest, largest]: those of the records from
+    // smallest (included) to largest (excluded).
+    auto r = std::lower_bound(records.begin(), records.end(), smallest,
+                              [](const Record& rec, const std::string& k) {
+                                return rec.slice().compare(k) < 0;
+                              });
+    seg = 0;
+    std::string absent;
+    for (; r != records.end() && r->slice().compare(largest) < 0; ++r) {
+      absent.assign(r->key.data(), r->key.size());
+      absent.push_back('~');
+      while (seg + 1 < ranges.size() && ranges[seg].last < absent) ++seg;
+      out.mass[first + seg] += f.zero_lookup_ratio * r->p;
+    }
+  }
+  if (tables == 0) {
+    DbFail(f.ycsb_db, leveldb::Status::NotFound("no table files"));
+  }
+  std::printf("%s: %d tables, %zu segments, %" PRIu64 " entries\n",
+              f.ycsb_db.c_str(), tables, out.mass.size(), *entries);
+  return out;
+}
+
+// Whole units of `unit_bits` bits per key: the largest marginal gains
+// m_s * r^(j-1) * (1 - r) per bit they cost (w_s * unit_bits), taken in
+// that order until `capacity` key-units are spent, the last one in part.
+// With equal segments and a whole number of units this is the exact
+// greedy optimum; otherwise the LP relaxation, a lower bound of it.
+double UnitsBound(const Segments& seg, double r, int max_units,
+                  double capacity) {
+  struct Gain {
+    double value;
+    double cost;
+  };
+  std::vector<Gain> gains;
+  gains.reserve(seg.mass.size() * max_units);
+  for (size_t i = 0; i < seg.mass.size(); ++i) {
     double fpr = 1;
     for (int j = 0; j < max_units; ++j) {
-      gains.push_back(m * fpr * (1 - r));
+      if (seg.keys[i] > 0)
+        gains.push_back({seg.mass[i] * fpr * (1 - r), seg.keys[i]});
       fpr *= r;
     }
   }
-  units = std::min<uint64_t>(units, gains.size());
-  std::nth_element(gains.begin(), gains.begin() + units, gains.end(),
-                   std::greater<double>());
+  std::sort(gains.begin(), gains.end(), [](const Gain& a, const Gain& b) {
+    return a.value * b.cost > b.value * a.cost;
+  });
   double waste = 0;
-  for (double m : mass) waste += m;
-  for (uint64_t i = 0; i < units; ++i) waste -= gains[i];
+  for (double m : seg.mass) waste += m;
+  for (const Gain& g : gains) {
+    if (capacity <= 0) break;
+    const double part = std::min(1.0, capacity / g.cost);
+    waste -= part * g.value;
+    capacity -= part * g.cost;
+  }
   return std::max(0.0, waste);
 }
 
-// Real bits per key b_s >= 0 with sum b_s = total, FPR c^b_s: at the optimum
-// m_s c^b_s is the same (lambda) for every segment with b_s > 0.
-double WaterFillBound(const std::vector<double>& mass, double c,
-                      double total_bits) {
+// Real bits per key b_s >= 0 with sum w_s b_s = total_bits, FPR c^b_s: at
+// the optimum m_s c^b_s / w_s is the same (lambda) for every segment with
+// b_s > 0.
+double WaterFillBound(const Segments& seg, double c, double total_bits) {
   const double log_c = std::log(c);
-  auto bits_for = [&](double lambda, double m) {
-    return m > lambda ? std::log(lambda / m) / log_c : 0.0;
+  auto bits_for = [&](double lambda, size_t i) {
+    const double density = seg.mass[i] / seg.keys[i];
+    return density > lambda ? std::log(lambda / density) / log_c : 0.0;
   };
-  double lo = 1e-300, hi = 1;
-  for (int iter = 0; iter < 200; ++iter) {
+  double lo = 1e-300, hi = 1e300;
+  for (int iter = 0; iter < 400; ++iter) {
     const double mid = std::sqrt(lo * hi);
     double used = 0;
-    for (double m : mass) used += bits_for(mid, m);
+    for (size_t i = 0; i < seg.mass.size(); ++i) {
+      if (seg.keys[i] > 0) used += seg.keys[i] * bits_for(mid, i);
+    }
     (used > total_bits ? lo : hi) = mid;
   }
   double waste = 0;
-  for (double m : mass) waste += m * std::pow(c, bits_for(hi, m));
-  return waste;
-}
-
-// Waste of one feasible placement of whole units: the same number on every
-// segment, the remainder one each on the first segments. The optimum can
-// only be lower (a self-check of the greedy).
-double EvenUnitsWaste(const std::vector<double>& mass, double r, int max_units,
-                      uint64_t units) {
-  const uint64_t per = units / mass.size();
-  const uint64_t extra = units % mass.size();
-  double waste = 0;
-  for (size_t s = 0; s < mass.size(); ++s) {
-    const uint64_t k = std::min<uint64_t>(per + (s < extra ? 1 : 0),
-                                          static_cast<uint64_t>(max_units));
-    waste += mass[s] * std::pow(r, static_cast<double>(k));
+  for (size_t i = 0; i < seg.mass.size(); ++i) {
+    waste += seg.keys[i] > 0 ? seg.mass[i] * std::pow(c, bits_for(hi, i))
+                             : seg.mass[i];
   }
   return waste;
 }
 
-// The same for real bits: every segment total_bits / segments.
-double EvenBitsWaste(const std::vector<double>& mass, double c,
-                     double total_bits) {
+// Waste of feasible placements, which the optima must not exceed (a
+// self-check): every segment the same bits per key, as whole units
+// (capacity / total keys of them, rounded down) and as real bits.
+double EvenUnitsWaste(const Segments& seg, double r, int max_units,
+                      double capacity) {
+  double total_keys = 0;
+  for (double w : seg.keys) total_keys += w;
+  const double k =
+      std::min<double>(std::floor(capacity / total_keys), max_units);
   double waste = 0;
-  for (double m : mass) waste += m * std::pow(c, total_bits / mass.size());
+  for (double m : seg.mass) waste += m * std::pow(r, k);
+  return waste;
+}
+
+double EvenBitsWaste(const Segments& seg, double c, double total_bits) {
+  double total_keys = 0;
+  for (double w : seg.keys) total_keys += w;
+  double waste = 0;
+  for (double m : seg.mass) waste += m * std::pow(c, total_bits / total_keys);
   return waste;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Flags f = ParseFlags(argc, argv);
-  const std::vector<double> p = KeyProbabilities(f);
-  const std::vector<double> mass = SegmentMass(f, p);
-  double total_mass = 0, top = 0;
-  for (double m : mass) total_mass += m;
-  for (double m : mass) top = std::max(top, m);
+  Flags f = ParseFlags(argc, argv);
+  const bool from_db = !f.ycsb_db.empty();
+  if (from_db) f.absent_only = true;
+  Segments seg;
+  uint64_t entries = f.num;  // what the budget's bits per key count
+  if (from_db) {
+    // Fail before the long computation of the records' probabilities.
+    if (!leveldb::Env::Default()->FileExists(
+            leveldb::CurrentFileName(f.ycsb_db))) {
+      DbFail(f.ycsb_db, leveldb::Status::NotFound("no database (no CURRENT)"));
+    }
+    seg = DbSegments(f, YcsbRecords(f), &entries);
+  } else {
+    seg = SegmentMass(f, KeyProbabilities(f));
+  }
+  double total_mass = 0, top = 0, total_keys = 0;
+  for (size_t i = 0; i < seg.mass.size(); ++i) {
+    total_mass += seg.mass[i];
+    total_keys += seg.keys[i];
+    top = std::max(top, seg.mass[i] / std::max(1.0, seg.keys[i]));
+  }
   const int probes = leveldb::FilterUnitProbes(f.bits_per_unit);
   const double r = leveldb::FilterUnitTheoreticalFpr(f.bits_per_unit, probes);
   const double floor = 1 - f.zero_lookup_ratio;
 
-  std::printf("keys %" PRIu64 ", zipf %.2f, absent share %.2f, levels", f.num,
-              f.zipf, f.zero_lookup_ratio);
-  for (double share : f.levels) std::printf(" %.4f", share);
-  std::printf(", %zu segments of %" PRIu64 " keys\n", mass.size(),
-              f.segment_keys);
+  if (from_db) {
+    std::printf("records %" PRIu64 ", zipf %.2f, absent share %.2f\n", f.num,
+                f.zipf, f.zero_lookup_ratio);
+  } else {
+    std::printf("keys %" PRIu64 ", zipf %.2f, absent share %.2f, levels", f.num,
+                f.zipf, f.zero_lookup_ratio);
+    for (double share : f.levels) std::printf(" %.4f", share);
+    std::printf(", %zu segments of %" PRIu64 " keys\n", seg.mass.size(),
+                f.segment_keys);
+  }
   std::printf(
       "wasted-probe mass per Get without filters: %.4f; hottest "
-      "segment %.1fx the mean; unit: %d bits, %d probes, FPR %.4f\n",
-      total_mass, top * mass.size() / total_mass, f.bits_per_unit, probes, r);
+      "segment %.1fx the mean (per key); unit: %d bits, %d probes, FPR %.4f\n",
+      total_mass, top * total_keys / std::max(total_mass, 1e-300),
+      f.bits_per_unit, probes, r);
   std::printf("floor (found keys, one read each): %.4f I/Os per Get%s\n\n",
               floor, f.absent_only ? "; waste of absent lookups only" : "");
   std::printf(
-      "| budget, bits per live key | units (%dx%d): waste, x floor "
+      "| budget, bits per %s | units (%dx%d): waste, x floor "
       "| any Bloom: waste, x floor | any filter: waste, x floor |\n"
       "|---|---|---|---|\n",
-      f.units_per_segment, f.bits_per_unit);
+      from_db ? "entry" : "live key", f.units_per_segment, f.bits_per_unit);
   for (double budget : f.budgets) {
-    const double total_bits = budget * static_cast<double>(f.num);
-    const uint64_t units = static_cast<uint64_t>(
-        total_bits / (f.bits_per_unit * static_cast<double>(f.segment_keys)));
-    const double u = UnitsBound(mass, r, f.units_per_segment, units);
-    const double b = WaterFillBound(mass, 0.6185, total_bits / f.segment_keys);
-    const double i = WaterFillBound(mass, 0.5, total_bits / f.segment_keys);
+    const double total_bits = budget * static_cast<double>(entries);
+    // Key-units the budget buys: whole units in the model (every segment
+    // has segment_keys keys), any amount in the LP relaxation.
+    double capacity = total_bits / f.bits_per_unit;
+    if (!from_db) {
+      capacity = std::floor(capacity / f.segment_keys) * f.segment_keys;
+    }
+    const double u = UnitsBound(seg, r, f.units_per_segment, capacity);
+    const double b = WaterFillBound(seg, 0.6185, total_bits);
+    const double i = WaterFillBound(seg, 0.5, total_bits);
     // An optimum above a feasible placement, or a better filter model doing
     // worse, means the computation is wrong: say so and fail.
     const double slack = 1e-9 * std::max(1.0, total_mass);
-    if (u > EvenUnitsWaste(mass, r, f.units_per_segment, units) + slack ||
-        b > EvenBitsWaste(mass, 0.6185, total_bits / f.segment_keys) + slack ||
-        i > b + slack) {
+    if (u > EvenUnitsWaste(seg, r, f.units_per_segment, capacity) + slack ||
+        b > EvenBitsWaste(seg, 0.6185, total_bits) + slack || i > b + slack) {
       std::fprintf(stderr, "filter_bound: self-check failed at %.2f bits\n",
                    budget);
       return 1;
