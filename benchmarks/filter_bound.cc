@@ -31,14 +31,17 @@
 // below --exact_ranks are summed per key exactly; the remaining mass is
 // spread evenly (those ranks land on every key hundreds of times).
 //
-// --ycsb_db=DIR takes the tree from a database the YCSB runner wrote
-// (benchmarks/ycsb: keys "user" + 20 digits of FnvHash64(record), records
-// drawn by its ScrambledZipfianGenerator) instead of a model of it: the
+// --db=DIR takes the tree from a database instead of a model of it: the
 // real tables, their real key ranges (an upper level rarely covers the
-// whole key space) and their real segments. Only absent lookups are
-// counted (a lookup of x + "~" probes every table whose key range holds
-// it, in the segment the index leads to), so present ones waste nothing:
-// a bound for mixed runs too, where hot keys are found in the memtable.
+// whole key space) and their real segments. --key_format says who wrote
+// it: "ycsb" (benchmarks/ycsb: keys "user" + 20 digits of
+// FnvHash64(record), records drawn by its ScrambledZipfianGenerator,
+// absent keys with "~" appended; --ycsb_db=DIR is short for both flags) or
+// "readzipf" (db_bench's fillunique/readzipf, zipf_keys.h). Only absent
+// lookups are counted (a lookup of an absent key probes every table whose
+// key range holds it, in the segment the index leads to), so present ones
+// waste nothing: a bound for mixed runs too, where hot keys are found in
+// the memtable.
 // Segments hold different key counts there, so the unit bound is the
 // fractional (LP) relaxation, still a bound.
 #include <algorithm>
@@ -86,8 +89,10 @@ struct Flags {
   // keys may be found early (in a mixed run the hottest ones are in the
   // memtable), at the price of being looser.
   bool absent_only = false;
-  // A YCSB runner's database to take the tree from (absent lookups only).
-  std::string ycsb_db;
+  // A database to take the tree from (absent lookups only), and the
+  // workload that wrote it: "ycsb" or "readzipf".
+  std::string db;
+  std::string key_format = "ycsb";
 };
 
 [[noreturn]] void Usage(const char* msg) {
@@ -98,7 +103,7 @@ struct Flags {
                "[--segment_keys=K] [--bits_per_unit=B] "
                "[--units_per_segment=U] [--exact_ranks=M] "
                "[--budgets=B1,B2,...] [--absent_only=0|1] "
-               "[--ycsb_db=DIR]\n",
+               "[--db=DIR [--key_format=ycsb|readzipf]] [--ycsb_db=DIR]\n",
                msg);
   std::exit(2);
 }
@@ -169,10 +174,13 @@ Flags ParseFlags(int argc, char** argv) {
       ok = ParseU64(v, &f.exact_ranks) && f.exact_ranks > 0;
     } else if (name == "budgets") {
       ok = ParseList(v, &f.budgets);
-    } else if (name == "ycsb_db") {
-      f.ycsb_db = v;
-      ok = !f.ycsb_db.empty();
-      f.absent_only = true;
+    } else if (name == "db" || name == "ycsb_db") {
+      f.db = v;
+      ok = !f.db.empty();
+      if (name == "ycsb_db") f.key_format = "ycsb";
+    } else if (name == "key_format") {
+      f.key_format = v;
+      ok = f.key_format == "ycsb" || f.key_format == "readzipf";
     } else if (name == "absent_only") {
       ok = ParseU64(v, &u) && u <= 1;
       f.absent_only = u == 1;
@@ -248,28 +256,51 @@ Segments SegmentMass(const Flags& f, const std::vector<double>& p) {
   return out;
 }
 
-// A YCSB record's key and the probability a lookup draws it.
+// A written key and the probability a lookup draws it (or its absent
+// neighbour).
 struct Record {
-  std::array<char, 24> key;  // "user" + 20 digits (zeropadding=20)
+  std::array<char, 24> key;
+  uint8_t size;
   double p;
-  leveldb::Slice slice() const { return {key.data(), key.size()}; }
+  leveldb::Slice slice() const { return {key.data(), size}; }
 };
 
-// Every record of a YCSB load, sorted by key.
-std::vector<Record> YcsbRecords(const Flags& f) {
+Record MakeRecord(std::string_view key, double p) {
+  Record r;
+  if (key.size() > r.key.size()) Usage("key longer than 24 bytes");
+  std::copy(key.begin(), key.end(), r.key.begin());
+  r.size = static_cast<uint8_t>(key.size());
+  r.p = p;
+  return r;
+}
+
+// Every record of the workload, sorted by key, and the suffix that makes
+// a key absent.
+std::vector<Record> WorkloadRecords(const Flags& f, std::string* suffix) {
+  std::vector<Record> records;
+  records.reserve(f.num);
+  if (f.key_format == "readzipf") {
+    // Zero-padded indexes: key order is index order.
+    const std::vector<double> p = KeyProbabilities(f);
+    zipf_keys::KeyFormatter format;
+    for (uint64_t k = 0; k < f.num; ++k) {
+      records.push_back(MakeRecord(format.Set(k), p[k]));
+    }
+    *suffix = zipf_keys::kAbsentSuffix;
+    return records;
+  }
   const double zeta = ycsb::ScrambledZipfianGenerator::ItemSpaceZeta(f.zipf);
   const std::vector<double> p = RankProbabilities(
       f, zeta, ycsb::ScrambledZipfianGenerator::kItemSpace + 1,
       [&f](uint64_t r) { return ycsb::FnvHash64(r) % f.num; });
-  std::vector<Record> records(f.num);
   for (uint64_t k = 0; k < f.num; ++k) {
-    const std::string key = ycsb::BuildKeyName(k, true, 20);
-    if (key.size() != records[k].key.size()) Usage("unexpected key length");
-    std::copy(key.begin(), key.end(), records[k].key.begin());
-    records[k].p = p[k];
+    records.push_back(MakeRecord(ycsb::BuildKeyName(k, true, 20), p[k]));
   }
   std::sort(records.begin(), records.end(),
-            [](const Record& a, const Record& b) { return a.key < b.key; });
+            [](const Record& a, const Record& b) {
+              return a.slice().compare(b.slice()) < 0;
+            });
+  *suffix = "~";
   return records;
 }
 
@@ -282,7 +313,7 @@ std::vector<Record> YcsbRecords(const Flags& f) {
 // The segments of every table of the database, with the absent-lookup mass
 // each receives and the keys each holds.
 Segments DbSegments(const Flags& f, const std::vector<Record>& records,
-                    uint64_t* entries) {
+                    const std::string& absent_suffix, uint64_t* entries) {
   const leveldb::InternalKeyComparator icmp(leveldb::BytewiseComparator());
   std::unique_ptr<const leveldb::FilterPolicy> policy(
       leveldb::NewElasticFilterPolicy(leveldb::ElasticFilterOptions()));
@@ -290,13 +321,13 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
   leveldb::Options options;
   options.comparator = &icmp;
   options.filter_policy = &ipolicy;
-  leveldb::TableCache cache(f.ycsb_db, options, 16);
+  leveldb::TableCache cache(f.db, options, 16);
   // The live tables, as the MANIFEST lists them (the directory may hold
   // leftovers of an interrupted compaction). Only reads.
-  leveldb::VersionSet versions(f.ycsb_db, &options, &cache, &icmp);
+  leveldb::VersionSet versions(f.db, &options, &cache, &icmp);
   bool save_manifest = false;
   leveldb::Status s = versions.Recover(&save_manifest);
-  if (!s.ok()) DbFail(f.ycsb_db, s);
+  if (!s.ok()) DbFail(f.db, s);
   std::vector<leveldb::FileMetaData*> files;
   for (int level = 0; level < leveldb::config::kNumLevels; ++level) {
     std::vector<leveldb::FileMetaData*> in_level;
@@ -310,7 +341,7 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
   for (const leveldb::FileMetaData* file : files) {
     const uint64_t number = file->number;
     const uint64_t size = file->file_size;
-    const std::string path = leveldb::TableFileName(f.ycsb_db, number);
+    const std::string path = leveldb::TableFileName(f.db, number);
     ++tables;
 
     // The table's key range, and its entries.
@@ -334,7 +365,7 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
     }
 
     // A key, or an absent lookup, belongs to the first segment whose range
-    // does not end below it (absent keys x + "~" never equal a bound).
+    // does not end below it (an absent key never equals a bound).
     const size_t first = out.mass.size();
     out.mass.resize(first + ranges.size(), 0.0);
     out.keys.resize(first + ranges.size(), 0.0);
@@ -353,17 +384,17 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
     seg = 0;
     std::string absent;
     for (; r != records.end() && r->slice().compare(largest) < 0; ++r) {
-      absent.assign(r->key.data(), r->key.size());
-      absent.push_back('~');
+      absent.assign(r->key.data(), r->size);
+      absent.append(absent_suffix);
       while (seg + 1 < ranges.size() && ranges[seg].last < absent) ++seg;
       out.mass[first + seg] += f.zero_lookup_ratio * r->p;
     }
   }
   if (tables == 0) {
-    DbFail(f.ycsb_db, leveldb::Status::NotFound("no table files"));
+    DbFail(f.db, leveldb::Status::NotFound("no table files"));
   }
   std::printf("%s: %d tables, %zu segments, %" PRIu64 " entries\n",
-              f.ycsb_db.c_str(), tables, out.mass.size(), *entries);
+              f.db.c_str(), tables, out.mass.size(), *entries);
   return out;
 }
 
@@ -454,17 +485,18 @@ double EvenBitsWaste(const Segments& seg, double c, double total_bits) {
 
 int main(int argc, char** argv) {
   Flags f = ParseFlags(argc, argv);
-  const bool from_db = !f.ycsb_db.empty();
+  const bool from_db = !f.db.empty();
   if (from_db) f.absent_only = true;
   Segments seg;
   uint64_t entries = f.num;  // what the budget's bits per key count
   if (from_db) {
     // Fail before the long computation of the records' probabilities.
-    if (!leveldb::Env::Default()->FileExists(
-            leveldb::CurrentFileName(f.ycsb_db))) {
-      DbFail(f.ycsb_db, leveldb::Status::NotFound("no database (no CURRENT)"));
+    if (!leveldb::Env::Default()->FileExists(leveldb::CurrentFileName(f.db))) {
+      DbFail(f.db, leveldb::Status::NotFound("no database (no CURRENT)"));
     }
-    seg = DbSegments(f, YcsbRecords(f), &entries);
+    std::string suffix;
+    const std::vector<Record> records = WorkloadRecords(f, &suffix);
+    seg = DbSegments(f, records, suffix, &entries);
   } else {
     seg = SegmentMass(f, KeyProbabilities(f));
   }
