@@ -37,11 +37,12 @@
 // it: "ycsb" (benchmarks/ycsb: keys "user" + 20 digits of
 // FnvHash64(record), records drawn by its ScrambledZipfianGenerator,
 // absent keys with "~" appended; --ycsb_db=DIR is short for both flags) or
-// "readzipf" (db_bench's fillunique/readzipf, zipf_keys.h). Only absent
-// lookups are counted (a lookup of an absent key probes every table whose
-// key range holds it, in the segment the index leads to), so present ones
-// waste nothing: a bound for mixed runs too, where hot keys are found in
-// the memtable.
+// "readzipf" (db_bench's fillunique/readzipf, zipf_keys.h). A lookup
+// probes, in a Get's search order, every table whose key range holds its
+// key, in the segment the index leads to, until the table holding the
+// key. By default only absent lookups are counted, so present ones waste
+// nothing: a bound for mixed runs too, where hot keys are found in the
+// memtable; --absent_only=0 counts present ones as well (read-only runs).
 // Segments hold different key counts there, so the unit bound is the
 // fractional (LP) relaxation, still a bound.
 #include <algorithm>
@@ -89,6 +90,7 @@ struct Flags {
   // keys may be found early (in a mixed run the hottest ones are in the
   // memtable), at the price of being looser.
   bool absent_only = false;
+  bool absent_only_given = false;
   // A database to take the tree from (absent lookups only), and the
   // workload that wrote it: "ycsb" or "readzipf".
   std::string db;
@@ -184,6 +186,7 @@ Flags ParseFlags(int argc, char** argv) {
     } else if (name == "absent_only") {
       ok = ParseU64(v, &u) && u <= 1;
       f.absent_only = u == 1;
+      f.absent_only_given = true;
     } else {
       Usage(("unknown flag --" + name).c_str());
     }
@@ -328,26 +331,53 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
   bool save_manifest = false;
   leveldb::Status s = versions.Recover(&save_manifest);
   if (!s.ok()) DbFail(f.db, s);
-  std::vector<leveldb::FileMetaData*> files;
-  for (int level = 0; level < leveldb::config::kNumLevels; ++level) {
+  // Search order of a Get: level-0 files newest first, then one table per
+  // level. rank: that order, the same for every table of a level >= 1.
+  struct Live {
+    const leveldb::FileMetaData* file;
+    int rank;
+    std::string smallest, largest;
+    std::vector<leveldb::SegmentKeyRange> ranges;
+    size_t first;  // index of its first segment in `out`
+  };
+  std::vector<Live> live;
+  std::vector<leveldb::FileMetaData*> level0;
+  versions.current()->GetOverlappingInputs(0, nullptr, nullptr, &level0);
+  std::sort(level0.begin(), level0.end(),
+            [](const leveldb::FileMetaData* a, const leveldb::FileMetaData* b) {
+              return a->number > b->number;
+            });
+  for (size_t i = 0; i < level0.size(); ++i) {
+    live.push_back({level0[i], static_cast<int>(i), {}, {}, {}, 0});
+  }
+  for (int level = 1; level < leveldb::config::kNumLevels; ++level) {
     std::vector<leveldb::FileMetaData*> in_level;
     versions.current()->GetOverlappingInputs(level, nullptr, nullptr,
                                              &in_level);
-    files.insert(files.end(), in_level.begin(), in_level.end());
+    for (const leveldb::FileMetaData* file : in_level) {
+      live.push_back(
+          {file, static_cast<int>(level0.size()) + level - 1, {}, {}, {}, 0});
+    }
   }
+  if (live.empty()) DbFail(f.db, leveldb::Status::NotFound("no live tables"));
+
+  // Pass 1: each table's keys per segment and key range, and the rank of
+  // the first table holding each record (where its Get stops).
   Segments out;
   *entries = 0;
-  int tables = 0;
-  for (const leveldb::FileMetaData* file : files) {
-    const uint64_t number = file->number;
-    const uint64_t size = file->file_size;
+  std::vector<uint8_t> home(records.size(), 255);
+  auto find = [&records](const leveldb::Slice& key) {
+    return std::lower_bound(records.begin(), records.end(), key,
+                            [](const Record& rec, const leveldb::Slice& k) {
+                              return rec.slice().compare(k) < 0;
+                            });
+  };
+  for (Live& t : live) {
+    const uint64_t number = t.file->number;
+    const uint64_t size = t.file->file_size;
     const std::string path = leveldb::TableFileName(f.db, number);
-    ++tables;
-
-    // The table's key range, and its entries.
     std::unique_ptr<leveldb::Iterator> it(
         cache.NewIterator(leveldb::ReadOptions(), number, size));
-    std::string smallest, largest;
     std::vector<std::string> user_keys;
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const leveldb::Slice user = leveldb::ExtractUserKey(it->key());
@@ -355,41 +385,63 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
     }
     if (!it->status().ok()) DbFail(path, it->status());
     if (user_keys.empty()) continue;
-    smallest = user_keys.front();
-    largest = user_keys.back();
-    std::vector<leveldb::SegmentKeyRange> ranges;
-    s = cache.GetSegmentKeyRanges(number, size, smallest, largest, &ranges);
+    t.smallest = user_keys.front();
+    t.largest = user_keys.back();
+    s = cache.GetSegmentKeyRanges(number, size, t.smallest, t.largest,
+                                  &t.ranges);
     if (!s.ok()) DbFail(path, s);
-    if (ranges.empty()) {
+    if (t.ranges.empty()) {
       DbFail(path, leveldb::Status::NotSupported("no ElasticBF segments"));
     }
-
-    // A key, or an absent lookup, belongs to the first segment whose range
-    // does not end below it (an absent key never equals a bound).
-    const size_t first = out.mass.size();
-    out.mass.resize(first + ranges.size(), 0.0);
-    out.keys.resize(first + ranges.size(), 0.0);
+    // A key, or a lookup, belongs to the first segment whose range does not
+    // end below it (an absent key never equals a bound).
+    t.first = out.mass.size();
+    out.mass.resize(t.first + t.ranges.size(), 0.0);
+    out.keys.resize(t.first + t.ranges.size(), 0.0);
     size_t seg = 0;
+    auto r = find(t.smallest);
     for (const std::string& key : user_keys) {
-      while (seg + 1 < ranges.size() && ranges[seg].last < key) ++seg;
-      out.keys[first + seg] += 1;
+      while (seg + 1 < t.ranges.size() && t.ranges[seg].last < key) ++seg;
+      out.keys[t.first + seg] += 1;
+      while (r != records.end() && r->slice().compare(key) < 0) ++r;
+      if (r != records.end() && r->slice().compare(key) == 0) {
+        uint8_t& h = home[r - records.begin()];
+        h = std::min<uint8_t>(h, static_cast<uint8_t>(t.rank));
+      }
     }
     *entries += user_keys.size();
-    // Absent lookups inside [smallest, largest]: those of the records from
-    // smallest (included) to largest (excluded).
-    auto r = std::lower_bound(records.begin(), records.end(), smallest,
-                              [](const Record& rec, const std::string& k) {
-                                return rec.slice().compare(k) < 0;
-                              });
-    seg = 0;
+  }
+
+  // Pass 2: the lookups that probe each table in vain. Absent ones: every
+  // record from smallest (included) to largest (excluded). Present ones
+  // (unless --absent_only): records in [smallest, largest] whose Get
+  // stops at a table after this one.
+  for (const Live& t : live) {
+    if (t.ranges.empty()) continue;
+    size_t seg_absent = 0, seg_present = 0;
     std::string absent;
-    for (; r != records.end() && r->slice().compare(largest) < 0; ++r) {
+    for (auto r = find(t.smallest);
+         r != records.end() && r->slice().compare(t.largest) <= 0; ++r) {
+      const int h = home[r - records.begin()];
+      if (!f.absent_only && h != 255 && h > t.rank) {
+        const leveldb::Slice key = r->slice();
+        while (seg_present + 1 < t.ranges.size() &&
+               leveldb::Slice(t.ranges[seg_present].last).compare(key) < 0) {
+          ++seg_present;
+        }
+        out.mass[t.first + seg_present] += (1 - f.zero_lookup_ratio) * r->p;
+      }
+      if (r->slice().compare(t.largest) == 0) break;
       absent.assign(r->key.data(), r->size);
       absent.append(absent_suffix);
-      while (seg + 1 < ranges.size() && ranges[seg].last < absent) ++seg;
-      out.mass[first + seg] += f.zero_lookup_ratio * r->p;
+      while (seg_absent + 1 < t.ranges.size() &&
+             t.ranges[seg_absent].last < absent) {
+        ++seg_absent;
+      }
+      out.mass[t.first + seg_absent] += f.zero_lookup_ratio * r->p;
     }
   }
+  const int tables = static_cast<int>(live.size());
   if (tables == 0) {
     DbFail(f.db, leveldb::Status::NotFound("no table files"));
   }
@@ -486,7 +538,10 @@ double EvenBitsWaste(const Segments& seg, double c, double total_bits) {
 int main(int argc, char** argv) {
   Flags f = ParseFlags(argc, argv);
   const bool from_db = !f.db.empty();
-  if (from_db) f.absent_only = true;
+  // With a database, present lookups count only when asked for
+  // (--absent_only=0): right for read-only runs, not for mixes whose hot
+  // keys are found in the memtable.
+  if (from_db && !f.absent_only_given) f.absent_only = true;
   Segments seg;
   uint64_t entries = f.num;  // what the budget's bits per key count
   if (from_db) {
