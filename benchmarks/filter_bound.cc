@@ -49,11 +49,13 @@
 #include <array>
 #include <cinttypes>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "db/dbformat.h"
@@ -91,8 +93,9 @@ struct Flags {
   // memtable), at the price of being looser.
   bool absent_only = false;
   bool absent_only_given = false;
-  // A database to take the tree from (absent lookups only), and the
-  // workload that wrote it: "ycsb" or "readzipf".
+  // A database to take the tree from (absent lookups only unless
+  // --absent_only=0 is given), and the workload that wrote it: "ycsb" or
+  // "readzipf".
   std::string db;
   std::string key_format = "ycsb";
 };
@@ -313,8 +316,8 @@ std::vector<Record> WorkloadRecords(const Flags& f, std::string* suffix) {
   std::exit(1);
 }
 
-// The segments of every table of the database, with the absent-lookup mass
-// each receives and the keys each holds.
+// The segments of every live table of the database, with the mass of the
+// lookups that probe each in vain and the keys each holds.
 Segments DbSegments(const Flags& f, const std::vector<Record>& records,
                     const std::string& absent_suffix, uint64_t* entries) {
   const leveldb::InternalKeyComparator icmp(leveldb::BytewiseComparator());
@@ -333,12 +336,23 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
   if (!s.ok()) DbFail(f.db, s);
   // Search order of a Get: level-0 files newest first, then one table per
   // level. rank: that order, the same for every table of a level >= 1.
+  // Its segments' key ranges start at its smallest key and end at its
+  // largest.
   struct Live {
     const leveldb::FileMetaData* file;
     int rank;
-    std::string smallest, largest;
     std::vector<leveldb::SegmentKeyRange> ranges;
     size_t first;  // index of its first segment in `out`
+    const std::string& smallest() const { return ranges.front().first; }
+    const std::string& largest() const { return ranges.back().last; }
+    // Moves *seg to the segment a lookup of `key` goes to: the first whose
+    // range does not end below it (an absent key never equals a bound).
+    void Advance(const leveldb::Slice& key, size_t* seg) const {
+      while (*seg + 1 < ranges.size() &&
+             leveldb::Slice(ranges[*seg].last).compare(key) < 0) {
+        ++*seg;
+      }
+    }
   };
   std::vector<Live> live;
   std::vector<leveldb::FileMetaData*> level0;
@@ -348,7 +362,7 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
               return a->number > b->number;
             });
   for (size_t i = 0; i < level0.size(); ++i) {
-    live.push_back({level0[i], static_cast<int>(i), {}, {}, {}, 0});
+    live.push_back({level0[i], static_cast<int>(i), {}, 0});
   }
   for (int level = 1; level < leveldb::config::kNumLevels; ++level) {
     std::vector<leveldb::FileMetaData*> in_level;
@@ -356,7 +370,7 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
                                              &in_level);
     for (const leveldb::FileMetaData* file : in_level) {
       live.push_back(
-          {file, static_cast<int>(level0.size()) + level - 1, {}, {}, {}, 0});
+          {file, static_cast<int>(level0.size()) + level - 1, {}, 0});
     }
   }
   if (live.empty()) DbFail(f.db, leveldb::Status::NotFound("no live tables"));
@@ -365,7 +379,8 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
   // the first table holding each record (where its Get stops).
   Segments out;
   *entries = 0;
-  std::vector<uint8_t> home(records.size(), 255);
+  constexpr uint16_t kNowhere = std::numeric_limits<uint16_t>::max();
+  std::vector<uint16_t> home(records.size(), kNowhere);
   auto find = [&records](const leveldb::Slice& key) {
     return std::lower_bound(records.begin(), records.end(), key,
                             [](const Record& rec, const leveldb::Slice& k) {
@@ -385,28 +400,24 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
     }
     if (!it->status().ok()) DbFail(path, it->status());
     if (user_keys.empty()) continue;
-    t.smallest = user_keys.front();
-    t.largest = user_keys.back();
-    s = cache.GetSegmentKeyRanges(number, size, t.smallest, t.largest,
-                                  &t.ranges);
+    s = cache.GetSegmentKeyRanges(number, size, user_keys.front(),
+                                  user_keys.back(), &t.ranges);
     if (!s.ok()) DbFail(path, s);
     if (t.ranges.empty()) {
       DbFail(path, leveldb::Status::NotSupported("no ElasticBF segments"));
     }
-    // A key, or a lookup, belongs to the first segment whose range does not
-    // end below it (an absent key never equals a bound).
     t.first = out.mass.size();
     out.mass.resize(t.first + t.ranges.size(), 0.0);
     out.keys.resize(t.first + t.ranges.size(), 0.0);
     size_t seg = 0;
-    auto r = find(t.smallest);
+    auto r = find(t.smallest());
     for (const std::string& key : user_keys) {
-      while (seg + 1 < t.ranges.size() && t.ranges[seg].last < key) ++seg;
+      t.Advance(key, &seg);
       out.keys[t.first + seg] += 1;
       while (r != records.end() && r->slice().compare(key) < 0) ++r;
       if (r != records.end() && r->slice().compare(key) == 0) {
-        uint8_t& h = home[r - records.begin()];
-        h = std::min<uint8_t>(h, static_cast<uint8_t>(t.rank));
+        uint16_t& h = home[r - records.begin()];
+        h = std::min(h, static_cast<uint16_t>(t.rank));
       }
     }
     *entries += user_keys.size();
@@ -420,33 +431,22 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
     if (t.ranges.empty()) continue;
     size_t seg_absent = 0, seg_present = 0;
     std::string absent;
-    for (auto r = find(t.smallest);
-         r != records.end() && r->slice().compare(t.largest) <= 0; ++r) {
-      const int h = home[r - records.begin()];
-      if (!f.absent_only && h != 255 && h > t.rank) {
-        const leveldb::Slice key = r->slice();
-        while (seg_present + 1 < t.ranges.size() &&
-               leveldb::Slice(t.ranges[seg_present].last).compare(key) < 0) {
-          ++seg_present;
-        }
+    for (auto r = find(t.smallest());
+         r != records.end() && r->slice().compare(t.largest()) <= 0; ++r) {
+      const uint16_t h = home[r - records.begin()];
+      if (!f.absent_only && h != kNowhere && h > t.rank) {
+        t.Advance(r->slice(), &seg_present);
         out.mass[t.first + seg_present] += (1 - f.zero_lookup_ratio) * r->p;
       }
-      if (r->slice().compare(t.largest) == 0) break;
+      if (r->slice().compare(t.largest()) == 0) break;
       absent.assign(r->key.data(), r->size);
       absent.append(absent_suffix);
-      while (seg_absent + 1 < t.ranges.size() &&
-             t.ranges[seg_absent].last < absent) {
-        ++seg_absent;
-      }
+      t.Advance(absent, &seg_absent);
       out.mass[t.first + seg_absent] += f.zero_lookup_ratio * r->p;
     }
   }
-  const int tables = static_cast<int>(live.size());
-  if (tables == 0) {
-    DbFail(f.db, leveldb::Status::NotFound("no table files"));
-  }
-  std::printf("%s: %d tables, %zu segments, %" PRIu64 " entries\n",
-              f.db.c_str(), tables, out.mass.size(), *entries);
+  std::printf("%s: %zu tables, %zu segments, %" PRIu64 " entries\n",
+              f.db.c_str(), live.size(), out.mass.size(), *entries);
   return out;
 }
 

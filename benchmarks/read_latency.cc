@@ -47,7 +47,7 @@ uint64_t ParsePositive(const std::string& arg, const std::string& value) {
   return v;
 }
 
-double Percentile(std::vector<double> sorted, double q) {
+double Percentile(const std::vector<double>& sorted, double q) {
   const size_t i =
       std::min(sorted.size() - 1, static_cast<size_t>(q * sorted.size()));
   return sorted[i];

@@ -26,27 +26,24 @@ if [[ ! -d $E/load ]]; then
   "$Y" "${COMMON[@]}" "${EBF[@]}" -P $W/workloadc.spec -p operationcount=0 \
     -load -fresh -dbpath "$E/load" >"$L/load.log" 2>&1
 fi
-mix() {  # mix READ_SHARE
-  echo -p readproportion=$1 -p updateproportion=$(echo "1 - $1" | bc) \
-    -p operationcount=2000000 -p writeallfields=true -p zerolookupproportion=0.5
-}
-run() {  # run NAME LOAD READ_SHARE ENGINE_ARGS...
-  local name=$1 load=$2 share=$3; shift 3
+run() {  # run NAME LOAD READ_SHARE UPDATE_SHARE ENGINE_ARGS...
+  local name=$1 load=$2 reads=$3 updates=$4; shift 4
   rm -rf "$E/run"; cp -a "$load" "$E/run"
   echo "=== $name $(date -u +%T)"
-  # shellcheck disable=SC2046
-  "$@" "${COMMON[@]}" -P $W/workloada.spec $(mix "$share") -run \
+  "$@" "${COMMON[@]}" -P $W/workloada.spec -p readproportion="$reads" \
+    -p updateproportion="$updates" -p operationcount=2000000 \
+    -p writeallfields=true -p zerolookupproportion=0.5 -run \
     -dbpath "$E/run" >"$L/$name.log" 2>&1
   grep -E "operations in|client read syscalls|^UPDATE|wasted_reads_per_get" \
     "$L/$name.log" || true
 }
 for round in 1 2 3; do
-  run "r$round-50-off" "$E/load" 0.50 "$Y" "${EBF[@]}" -p leveldb.bf_inherit_hotness=false
-  run "r$round-50-on" "$E/load" 0.50 "$Y" "${EBF[@]}"
+  run "r$round-50-off" "$E/load" 0.50 0.50 "$Y" "${EBF[@]}" -p leveldb.bf_inherit_hotness=false
+  run "r$round-50-on" "$E/load" 0.50 0.50 "$Y" "${EBF[@]}"
 done
-run "r1-90-off" "$E/load" 0.90 "$Y" "${EBF[@]}" -p leveldb.bf_inherit_hotness=false
-run "r1-90-on" "$E/load" 0.90 "$Y" "${EBF[@]}"
-run "r1-50-upstream" "$UP_LOAD" 0.50 "$YU" -p leveldb.bloom_bits=4
-run "r1-90-upstream" "$UP_LOAD" 0.90 "$YU" -p leveldb.bloom_bits=4
+run "r1-90-off" "$E/load" 0.90 0.10 "$Y" "${EBF[@]}" -p leveldb.bf_inherit_hotness=false
+run "r1-90-on" "$E/load" 0.90 0.10 "$Y" "${EBF[@]}"
+run "r1-50-upstream" "$UP_LOAD" 0.50 0.50 "$YU" -p leveldb.bloom_bits=4
+run "r1-90-upstream" "$UP_LOAD" 0.90 0.10 "$YU" -p leveldb.bloom_bits=4
 rm -rf "$E/run"
 echo "=== done $(date -u +%T)"
