@@ -1,6 +1,7 @@
 #include "leveldb/table.h"
 
 #include <atomic>
+#include <cassert>
 #include <string>
 #include <utility>
 
@@ -15,6 +16,7 @@
 #include "table/filter_group.h"
 #include "table/format.h"
 #include "table/read_context.h"
+#include "table/segment_locator.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
 #include "util/elastic_filter_policy.h"
@@ -51,6 +53,8 @@ struct Table::Rep {
   // hashing.
   TableFilterGroups* groups = nullptr;
   bool elastic_strips_suffix = false;
+  // Maps keys to segments; Gets fall back to the index when unusable.
+  SegmentLocator locator;
   // Set once by AttachElastic; file_number is written before mqs is
   // published, and read only after mqs was seen non-null.
   std::atomic<bool> attach_claimed{false};
@@ -246,6 +250,14 @@ void Table::ReadElasticIndex(const Slice& index_handle_value) {
   }
   rep_->groups =
       new TableFilterGroups(std::move(index), rep_->file, rep_->file_size);
+  s = rep_->locator.Build(rep_->options.comparator, rep_->index_block,
+                          rep_->groups->index());
+  if (!s.ok()) {
+    // Lookups then find segments through the index, as reads would.
+    Log(rep_->options.info_log,
+        "ElasticBF: locating segments through the index: %s",
+        s.ToString().c_str());
+  }
 }
 
 Status Table::AttachElastic(MQSchedule* mqs, uint64_t file_number,
@@ -267,22 +279,11 @@ Status Table::ElasticSegmentBounds(std::vector<std::string>* bounds) const {
   bounds->clear();
   const TableFilterGroups* groups = rep_->groups;
   if (groups == nullptr) return Status::OK();
-  bounds->resize(groups->num_segments());
-  BlockIterator iter(rep_->options.comparator, rep_->index_block);
-  for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
-    Slice input = iter.value();
-    BlockHandle handle;
-    if (!handle.DecodeFrom(&input).ok()) {
-      bounds->clear();
-      return Status::Corruption("bad block handle in a table index");
-    }
-    // Blocks come in file order: the last one seen of a segment wins.
-    const Slice key = iter.key();
-    (*bounds)[groups->SegmentOf(handle.offset())].assign(key.data(),
-                                                         key.size());
+  if (!rep_->locator.usable()) {
+    return Status::Corruption("unreadable table index");
   }
-  if (!iter.status().ok()) bounds->clear();
-  return iter.status();
+  rep_->locator.LastKeys(groups->num_segments(), bounds);
+  return Status::OK();
 }
 
 Table::~Table() {
@@ -394,6 +395,54 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
   IoStats* const stats = ctx == nullptr ? nullptr : ctx->stats;
   if (ctx != nullptr) ctx->ResetProbe();
 
+  bool consulted = false;
+  bool may_match = true;
+  MQSchedule* mqs = rep->groups == nullptr
+                        ? nullptr
+                        : rep->mqs.load(std::memory_order_acquire);
+  MultiQueue::SegmentId segment_id = 0;
+  // Probes the loaded units of one segment and names it for the MultiQueue.
+  auto probe_units = [&](uint32_t segment) {
+    segment_id = MultiQueue::MakeSegmentId(rep->file_number, segment);
+    uint64_t key_hash;
+    if (ctx != nullptr && ctx->has_key_hash) {
+      key_hash = ctx->key_hash;
+    } else {
+      size_t n = key.size();
+      if (rep->elastic_strips_suffix && n >= 8) n -= 8;
+      key_hash = KeyHash64(key.data(), n);
+    }
+    if (ctx != nullptr) {
+      // The caller holds an EpochGuard for the whole Get.
+      may_match = rep->groups->MayMatch(segment, key_hash, &consulted);
+    } else {
+      EpochGuard guard(mqs->epoch());
+      may_match = rep->groups->MayMatch(segment, key_hash, &consulted);
+    }
+  };
+  // Counts the filter's verdict; true if it proves the key absent.
+  auto ruled_out = [&]() {
+    if (consulted) {
+      if (ctx != nullptr) ctx->consulted_filter = true;
+      Count(stats, &IoStats::filter_checks);
+    }
+    if (may_match) return false;
+    if (ctx != nullptr) ctx->filter_rejected = true;
+    Count(stats, &IoStats::filter_rejections);
+    if (mqs != nullptr) mqs->RecordAccess(segment_id, /*absent=*/true);
+    return true;
+  };
+
+  // The locator names the segment without the index, so a table whose
+  // units rule the key out costs no index seek.
+  const bool units_first = mqs != nullptr && rep->locator.usable();
+  uint32_t located = 0;
+  if (units_first) {
+    if (!rep->locator.Find(key, &located)) return Status::OK();  // past the end
+    probe_units(located);
+    if (ruled_out()) return Status::OK();
+  }
+
   // Both iterators live on the stack: a lookup allocates only what reading
   // the data block itself needs.
   BlockIterator index_iter(rep->options.comparator, rep->index_block);
@@ -404,49 +453,18 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
   Slice handle_input = handle_value;
   BlockHandle handle;
   const bool handle_ok = handle.DecodeFrom(&handle_input).ok();
-
-  bool consulted = false;
-  bool may_match = true;
-  MQSchedule* mqs = nullptr;
-  MultiQueue::SegmentId segment_id = 0;
-  if (rep->groups != nullptr) {
-    mqs = rep->mqs.load(std::memory_order_acquire);
+  if (units_first) {
+    assert(!handle_ok || rep->groups->SegmentOf(handle.offset()) == located);
+  } else {
     if (mqs != nullptr && handle_ok) {
-      const uint32_t segment = rep->groups->SegmentOf(handle.offset());
-      segment_id = MultiQueue::MakeSegmentId(rep->file_number, segment);
-      uint64_t key_hash;
-      if (ctx != nullptr && ctx->has_key_hash) {
-        key_hash = ctx->key_hash;
-      } else {
-        size_t n = key.size();
-        if (rep->elastic_strips_suffix && n >= 8) n -= 8;
-        key_hash = KeyHash64(key.data(), n);
-      }
-      if (ctx != nullptr) {
-        // The caller holds an EpochGuard for the whole Get.
-        may_match = rep->groups->MayMatch(segment, key_hash, &consulted);
-      } else {
-        EpochGuard guard(mqs->epoch());
-        may_match = rep->groups->MayMatch(segment, key_hash, &consulted);
-      }
-    } else {
+      probe_units(rep->groups->SegmentOf(handle.offset()));
+    } else if (mqs != nullptr) {
       mqs = nullptr;  // nothing to record without a segment
+    } else if (rep->filter != nullptr && handle_ok) {
+      consulted = true;
+      may_match = rep->filter->KeyMayMatch(handle.offset(), key);
     }
-  } else if (rep->filter != nullptr && handle_ok) {
-    consulted = true;
-    may_match = rep->filter->KeyMayMatch(handle.offset(), key);
-  }
-
-  if (consulted) {
-    if (ctx != nullptr) ctx->consulted_filter = true;
-    Count(stats, &IoStats::filter_checks);
-  }
-  if (!may_match) {
-    // The filter proves the key absent: no data block is touched.
-    if (ctx != nullptr) ctx->filter_rejected = true;
-    Count(stats, &IoStats::filter_rejections);
-    if (mqs != nullptr) mqs->RecordAccess(segment_id, /*absent=*/true);
-    return Status::OK();
+    if (ruled_out()) return Status::OK();
   }
 
   LoadedBlock loaded;

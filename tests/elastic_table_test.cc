@@ -18,7 +18,10 @@
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
 #include "leveldb/table.h"
+#include "table/block.h"
+#include "table/block_builder.h"
 #include "table/filter_group.h"
+#include "table/format.h"
 #include "table/read_context.h"
 #include "tests/elastic_test_helpers.h"
 #include "util/epoch.h"
@@ -51,6 +54,7 @@ struct Outcome {
   int rejected = 0;
   int consulted = 0;
   int block_reads = 0;
+  int corrupt = 0;  // Corruption statuses, when the test tolerates them
 };
 
 class ElasticTableTest : public testing::Test {
@@ -122,6 +126,10 @@ class ElasticTableTest : public testing::Test {
         const Status s =
             cache->Get(ReadOptions(), number, size, lookup_key, &lookup,
                        &test::SaveLookup, use_ctx ? &ctx : nullptr);
+        if (tolerate_corruption_ && s.IsCorruption()) {
+          ++out.corrupt;
+          continue;
+        }
         EXPECT_TRUE(s.ok()) << s.ToString();
         if (lookup.found) ++out.found;
         if (lookup.found == static_cast<bool>(absent)) ++out.wrong;
@@ -147,6 +155,7 @@ class ElasticTableTest : public testing::Test {
   Options read_options_;
   IoStats stats_;
   std::map<uint64_t, std::string> files_;
+  bool tolerate_corruption_ = false;
 };
 
 TEST_F(ElasticTableTest, StockBloomTablesKeepTheirFiltersUnderElasticBF) {
@@ -355,6 +364,68 @@ TEST_F(ElasticTableTest, LookupsWithoutContextOrKeyHash) {
   const uint64_t rejected_without_ctx = mqs->GetStats().records - records;
   EXPECT_GT(rejected_without_ctx, static_cast<uint64_t>(kKeys * 80 / 100));
   EXPECT_LE(rejected_without_ctx, static_cast<uint64_t>(kKeys));
+}
+
+TEST_F(ElasticTableTest, UndecodableIndexHandleLocatesThroughTheIndex) {
+  ElasticFilterOptions eo;
+  eo.initial_units = 6;
+  UseElastic(eo);
+  write_options_.filter_policy = internal_elastic_.get();
+  read_options_.filter_policy = internal_elastic_.get();
+  std::string bytes =
+      test::BuildTableBytes(write_options_, InternalEntries(kKeys));
+  ASSERT_FALSE(bytes.empty());
+
+  // Append a copy of the index whose 4th handle does not decode, and a
+  // footer naming it: the table opens, its segments cannot be located
+  // without the index.
+  Footer footer;
+  ASSERT_TRUE(test::ReadFooter(bytes, &footer).ok());
+  test::StringSource source(bytes);
+  BlockContents contents;
+  ASSERT_TRUE(
+      ReadBlock(&source, ReadOptions(), footer.index_handle(), &contents).ok());
+  Block index(contents);
+  Options index_options = write_options_;
+  index_options.block_restart_interval = 1;
+  BlockBuilder builder(&index_options);
+  BlockIterator it(&icmp_, &index);
+  int n = 0;
+  for (it.SeekToFirst(); it.Valid(); it.Next(), ++n) {
+    builder.Add(it.key(), n == 3 ? Slice("\xff") : it.value());
+  }
+  bytes.resize(bytes.size() - Footer::kEncodedLength);
+  const BlockHandle broken(bytes.size(), builder.CurrentSizeEstimate());
+  const std::string raw = builder.Finish().ToString();
+  ASSERT_EQ(broken.size(), raw.size());
+  bytes.append(raw);
+  bytes.append(kBlockTrailerSize, '\0');
+  test::RewriteBlock(&bytes, broken, raw);
+  footer.set_index_handle(broken);
+  footer.EncodeTo(&bytes);
+  ASSERT_TRUE(
+      WriteStringToFile(env_.get(), bytes, TableFileName(dbname_, 9)).ok());
+
+  test::CapturingLogger logger;
+  read_options_.info_log = &logger;
+  auto mqs = NewSchedule();
+  TableCache cache(dbname_, read_options_, 10, mqs.get());
+  tolerate_corruption_ = true;
+  const Outcome out = LookupAll(&cache, mqs.get(), 9, bytes.size());
+  // Only the keys of the one broken block fail (never a crash); the others
+  // are answered right and the units still filter.
+  EXPECT_GT(out.corrupt, 0);
+  EXPECT_LT(out.corrupt, 100);
+  EXPECT_EQ(0, out.wrong);
+  EXPECT_GT(out.found, kKeys - 50);
+  EXPECT_GT(out.rejected, kKeys - 100);
+  bool logged = false;
+  for (const std::string& line : logger.lines()) {
+    if (line.find("locating segments through the index") != std::string::npos) {
+      logged = true;
+    }
+  }
+  EXPECT_TRUE(logged);
 }
 
 }  // namespace

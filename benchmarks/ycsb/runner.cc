@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "../proc_cpu.h"
 #include "../proc_io.h"
 #include "client.h"
 
@@ -116,6 +117,7 @@ void RunPhase(const std::string& name, uint64_t total_operations, int phase,
   database->ResetIoStats();
   const uint64_t snapshot_cost = proc_io::SnapshotOverhead();
   std::vector<proc_io::Snapshot> client_io(threads);
+  std::vector<proc_cpu::Snapshot> client_cpu(threads);
   const proc_io::Snapshot process_before = proc_io::Process();
   const uint64_t start = NowNanos();
   {
@@ -123,10 +125,12 @@ void RunPhase(const std::string& name, uint64_t total_operations, int phase,
                             workload->spec().status_interval, options.progress);
     std::vector<std::thread> workers;
     for (int i = 0; i < threads; ++i) {
-      workers.emplace_back([&body, &clients, &client_io, i] {
+      workers.emplace_back([&body, &clients, &client_io, &client_cpu, i] {
+        const proc_cpu::Snapshot cpu_before = proc_cpu::Thread();
         const proc_io::Snapshot before = proc_io::Thread();
         body(clients[i].get(), i);
         client_io[i] = IoBetween(before, proc_io::Thread());
+        client_cpu[i] = proc_cpu::Between(cpu_before, proc_cpu::Thread());
       });
     }
     for (std::thread& worker : workers) worker.join();
@@ -141,6 +145,13 @@ void RunPhase(const std::string& name, uint64_t total_operations, int phase,
     const uint64_t own = std::min(io.syscr, snapshot_cost);
     result->client_read_syscalls += io.syscr - own;
     client_bytes += io.read_bytes;
+  }
+  result->cpu_valid = true;
+  for (const proc_cpu::Snapshot& cpu : client_cpu) {
+    result->cpu_valid = result->cpu_valid && cpu.valid;
+    result->client_user_ns += cpu.user_ns;
+    result->client_system_ns += cpu.system_ns;
+    result->client_runqueue_wait_ns += cpu.runqueue_wait_ns;
   }
   if (result->io_valid) {
     // The process count also holds the client threads' and the snapshots'.
@@ -262,6 +273,16 @@ std::string FormatReport(const PhaseResult& result) {
         static_cast<unsigned long long>(gets),
         static_cast<unsigned long long>(result.background_read_syscalls),
         static_cast<double>(result.background_read_bytes) / 1e6);
+    report += line;
+  }
+  if (result.cpu_valid && total > 0) {
+    const double per_op = 1e3 * static_cast<double>(total);  // ns -> us/op
+    std::snprintf(line, sizeof(line),
+                  "client CPU per operation: %.1f us user, %.1f us system, "
+                  "%.1f us waiting for a CPU\n",
+                  static_cast<double>(result.client_user_ns) / per_op,
+                  static_cast<double>(result.client_system_ns) / per_op,
+                  static_cast<double>(result.client_runqueue_wait_ns) / per_op);
     report += line;
   }
   report += result.engine_stats;

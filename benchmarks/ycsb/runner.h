@@ -28,6 +28,12 @@ struct PhaseResult {
   uint64_t client_read_syscalls = 0;
   uint64_t background_read_syscalls = 0;
   uint64_t background_read_bytes = 0;
+  // CPU time of the client threads (proc_cpu.h): user, kernel, and time
+  // spent runnable but waiting for a CPU. cpu_valid as io_valid.
+  bool cpu_valid = false;
+  uint64_t client_user_ns = 0;
+  uint64_t client_system_ns = 0;
+  uint64_t client_runqueue_wait_ns = 0;
 };
 
 struct PhaseOptions {

@@ -1,0 +1,87 @@
+#include "table/segment_locator.h"
+
+#include <limits>
+
+#include "leveldb/comparator.h"
+#include "table/block.h"
+#include "table/filter_group.h"
+#include "table/format.h"
+
+namespace leveldb {
+
+Status SegmentLocator::Build(const Comparator* cmp, Block* index_block,
+                             const ElasticIndex& index) {
+  usable_ = false;
+  cmp_ = cmp;
+  keys_.clear();
+  ends_.clear();
+  segments_.clear();
+  BlockIterator iter(cmp, index_block);
+  for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
+    Slice input = iter.value();
+    BlockHandle handle;
+    if (!handle.DecodeFrom(&input).ok()) {
+      return Status::Corruption("bad block handle in a table index");
+    }
+    if (index.num_segments() == 0) {
+      return Status::Corruption("data blocks in a table without segments");
+    }
+    const uint32_t segment = index.SegmentOf(handle.offset());
+    const Slice key = iter.key();
+    // Blocks come in file order, so a segment's blocks are consecutive:
+    // each new block of the current segment replaces its last key.
+    if (!segments_.empty() && segments_.back() == segment) {
+      keys_.resize(ends_.size() == 1 ? 0 : ends_[ends_.size() - 2]);
+      ends_.pop_back();
+      segments_.pop_back();
+    } else if (!segments_.empty() && segments_.back() > segment) {
+      return Status::Corruption("table index blocks out of file order");
+    }
+    if (keys_.size() + key.size() > std::numeric_limits<uint32_t>::max()) {
+      return Status::Corruption("table index keys too large");
+    }
+    keys_.append(key.data(), key.size());
+    ends_.push_back(static_cast<uint32_t>(keys_.size()));
+    segments_.push_back(segment);
+  }
+  if (!iter.status().ok()) return iter.status();
+  keys_.shrink_to_fit();
+  ends_.shrink_to_fit();
+  segments_.shrink_to_fit();
+  usable_ = true;
+  return Status::OK();
+}
+
+bool SegmentLocator::Find(const Slice& key, uint32_t* segment) const {
+  // First entry whose key is >= key.
+  size_t lo = 0;
+  size_t hi = ends_.size();
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (cmp_->Compare(KeyAt(mid), key) < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo == ends_.size()) return false;
+  *segment = segments_[lo];
+  return true;
+}
+
+void SegmentLocator::LastKeys(uint32_t num_segments,
+                              std::vector<std::string>* keys) const {
+  keys->assign(num_segments, std::string());
+  for (size_t i = 0; i < segments_.size(); ++i) {
+    if (segments_[i] < num_segments) {
+      (*keys)[segments_[i]] = KeyAt(i).ToString();
+    }
+  }
+}
+
+size_t SegmentLocator::ApproximateMemoryUsage() const {
+  return keys_.capacity() + ends_.capacity() * sizeof(uint32_t) +
+         segments_.capacity() * sizeof(uint32_t);
+}
+
+}  // namespace leveldb

@@ -1,0 +1,72 @@
+// Finds the ElasticBF segment a lookup key belongs to without seeking the
+// table's index block.
+//
+// A 64 MiB table's index holds ~16k entries, and a binary search over it
+// misses the CPU cache at every step. Most tables a Get visits are ruled
+// out by their units, so the segment is all those probes need: it is the
+// segment of the first index entry >= key, i.e. the first segment whose
+// last index key is >= key. The locator keeps just those last keys (one
+// per segment, a few KiB per table), copied from the index, so its answer
+// is exactly the one the index seek would give.
+
+#ifndef STORAGE_LEVELDB_TABLE_SEGMENT_LOCATOR_H_
+#define STORAGE_LEVELDB_TABLE_SEGMENT_LOCATOR_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "leveldb/slice.h"
+#include "leveldb/status.h"
+
+namespace leveldb {
+
+class Block;
+class Comparator;
+class ElasticIndex;
+
+class SegmentLocator {
+ public:
+  SegmentLocator() = default;
+  SegmentLocator(const SegmentLocator&) = delete;
+  SegmentLocator& operator=(const SegmentLocator&) = delete;
+
+  // Scans `index_block` (ordered by `cmp`) once and keeps the last key of
+  // every segment of `index`. On an undecodable block handle or an index
+  // that cannot be read returns Corruption and stays unusable.
+  Status Build(const Comparator* cmp, Block* index_block,
+               const ElasticIndex& index);
+
+  // True once Build succeeded.
+  bool usable() const { return usable_; }
+
+  // Sets *segment to the segment of the first index entry >= key and
+  // returns true; returns false when key is past the table's last entry.
+  // Requires usable().
+  bool Find(const Slice& key, uint32_t* segment) const;
+
+  // The last index key of each of `num_segments` segments (empty for a
+  // segment without data blocks). Requires usable().
+  void LastKeys(uint32_t num_segments, std::vector<std::string>* keys) const;
+
+  // Heap bytes held (keys, their offsets and segment numbers).
+  size_t ApproximateMemoryUsage() const;
+
+ private:
+  Slice KeyAt(size_t i) const {
+    const uint32_t begin = i == 0 ? 0 : ends_[i - 1];
+    return Slice(keys_.data() + begin, ends_[i] - begin);
+  }
+
+  const Comparator* cmp_ = nullptr;
+  bool usable_ = false;
+  // Only segments with at least one data block have an entry, in order.
+  std::string keys_;                // their last index keys, back to back
+  std::vector<uint32_t> ends_;      // end of key i in keys_
+  std::vector<uint32_t> segments_;  // segment number of key i
+};
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_TABLE_SEGMENT_LOCATOR_H_

@@ -1,0 +1,197 @@
+// SegmentLocator: key -> segment without the index must agree with the
+// index seek for every key, keep each segment's last index key, and refuse
+// (rather than guess) on an index it cannot decode.
+#include "table/segment_locator.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "leveldb/comparator.h"
+#include "leveldb/elastic_filter.h"
+#include "leveldb/options.h"
+#include "table/block.h"
+#include "table/block_builder.h"
+#include "table/filter_group.h"
+#include "table/format.h"
+#include "tests/elastic_test_helpers.h"
+
+namespace leveldb {
+namespace {
+
+class SegmentLocatorTest : public testing::Test {
+ protected:
+  // Writes `n` keys with 1 KiB blocks and segments of `segment_bytes`,
+  // then loads the table's index block and elastic index.
+  void BuildTable(int n, size_t segment_bytes) {
+    ElasticFilterOptions eo;
+    eo.segment_bytes = segment_bytes;
+    policy_.reset(NewElasticFilterPolicy(eo));
+    Options options;
+    options.block_size = 1024;
+    options.filter_policy = policy_.get();
+    kvs_ = test::MakeEntries(n, 40);
+    file_ = test::BuildTableBytes(options, kvs_);
+    ASSERT_FALSE(file_.empty());
+    ASSERT_TRUE(test::ReadElasticIndexOf(file_, &index_).ok());
+    Footer footer;
+    ASSERT_TRUE(test::ReadFooter(file_, &footer).ok());
+    test::StringSource source(file_);
+    BlockContents contents;
+    ASSERT_TRUE(
+        ReadBlock(&source, ReadOptions(), footer.index_handle(), &contents)
+            .ok());
+    index_block_ = std::make_unique<Block>(contents);
+  }
+
+  // The segment an index seek gives, or -1 past the last entry.
+  int SegmentByIndex(const std::string& key) const {
+    BlockIterator it(BytewiseComparator(), index_block_.get());
+    it.Seek(key);
+    if (!it.Valid()) return -1;
+    Slice v = it.value();
+    BlockHandle h;
+    EXPECT_TRUE(h.DecodeFrom(&v).ok());
+    return static_cast<int>(index_.SegmentOf(h.offset()));
+  }
+
+  int SegmentByLocator(const SegmentLocator& locator,
+                       const std::string& key) const {
+    uint32_t segment = 0;
+    return locator.Find(key, &segment) ? static_cast<int>(segment) : -1;
+  }
+
+  std::unique_ptr<const FilterPolicy> policy_;
+  test::KVVector kvs_;
+  std::string file_;
+  ElasticIndex index_;
+  std::unique_ptr<Block> index_block_;
+};
+
+TEST_F(SegmentLocatorTest, AgreesWithTheIndexForEveryKey) {
+  BuildTable(20000, 8 * 1024);
+  ASSERT_GT(index_.num_segments(), 20u);  // many segments, several blocks each
+  SegmentLocator locator;
+  ASSERT_TRUE(
+      locator.Build(BytewiseComparator(), index_block_.get(), index_).ok());
+  ASSERT_TRUE(locator.usable());
+
+  std::vector<int> seen(index_.num_segments(), 0);
+  for (int i = 0; i < 20000; ++i) {
+    for (const std::string& key : {test::PresentKey(i), test::AbsentKey(i)}) {
+      const int expected = SegmentByIndex(key);
+      ASSERT_EQ(expected, SegmentByLocator(locator, key)) << key;
+      if (expected >= 0) seen[expected]++;
+    }
+  }
+  // Every segment is reached, keys before the first and past the last too.
+  for (int count : seen) EXPECT_GT(count, 0);
+  EXPECT_EQ(0, SegmentByLocator(locator, ""));
+  EXPECT_EQ(0, SegmentByLocator(locator, "a"));
+  EXPECT_EQ(SegmentByIndex("k"), SegmentByLocator(locator, "k"));
+  EXPECT_EQ(-1, SegmentByIndex("z"));
+  EXPECT_EQ(-1, SegmentByLocator(locator, "z"));
+  // The last index key is a short successor of the last key ("l").
+  EXPECT_EQ(SegmentByIndex("k99999999"),
+            SegmentByLocator(locator, "k99999999"));
+
+  // A few KiB: one key per segment, not one per block.
+  EXPECT_LT(locator.ApproximateMemoryUsage(), index_.num_segments() * 64);
+}
+
+TEST_F(SegmentLocatorTest, LastKeysAreEachSegmentsLastIndexKey) {
+  BuildTable(5000, 4 * 1024);
+  SegmentLocator locator;
+  ASSERT_TRUE(
+      locator.Build(BytewiseComparator(), index_block_.get(), index_).ok());
+  std::vector<std::string> expected(index_.num_segments());
+  BlockIterator it(BytewiseComparator(), index_block_.get());
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    Slice v = it.value();
+    BlockHandle h;
+    ASSERT_TRUE(h.DecodeFrom(&v).ok());
+    expected[index_.SegmentOf(h.offset())] = it.key().ToString();
+  }
+  std::vector<std::string> keys;
+  locator.LastKeys(index_.num_segments(), &keys);
+  EXPECT_EQ(expected, keys);
+  for (const std::string& k : keys) EXPECT_FALSE(k.empty());
+}
+
+TEST_F(SegmentLocatorTest, OneSegmentAndOneKey) {
+  BuildTable(1, 0);
+  ASSERT_EQ(1u, index_.num_segments());
+  SegmentLocator locator;
+  ASSERT_TRUE(
+      locator.Build(BytewiseComparator(), index_block_.get(), index_).ok());
+  EXPECT_EQ(0, SegmentByLocator(locator, test::PresentKey(0)));
+  EXPECT_EQ(SegmentByIndex(test::AbsentKey(0)),
+            SegmentByLocator(locator, test::AbsentKey(0)));
+  EXPECT_EQ(-1, SegmentByLocator(locator, "z"));
+}
+
+TEST_F(SegmentLocatorTest, EmptyIndexFindsNothing) {
+  Options options;
+  BlockBuilder builder(&options);
+  std::string raw = builder.Finish().ToString();
+  BlockContents contents;
+  contents.data = Slice(raw);
+  Block empty(contents);
+  SegmentLocator locator;
+  ASSERT_TRUE(locator.Build(BytewiseComparator(), &empty, ElasticIndex()).ok());
+  EXPECT_TRUE(locator.usable());
+  EXPECT_EQ(-1, SegmentByLocator(locator, "k"));
+  std::vector<std::string> keys{"stale"};
+  locator.LastKeys(0, &keys);
+  EXPECT_TRUE(keys.empty());
+}
+
+TEST_F(SegmentLocatorTest, UndecodableHandleMakesItUnusable) {
+  BuildTable(3000, 4 * 1024);
+  // The same index keys, one of them with a handle that does not decode.
+  Options options;
+  options.block_restart_interval = 1;
+  BlockBuilder builder(&options);
+  BlockIterator it(BytewiseComparator(), index_block_.get());
+  int n = 0;
+  for (it.SeekToFirst(); it.Valid(); it.Next(), ++n) {
+    builder.Add(it.key(), n == 5 ? Slice("\xff") : it.value());
+  }
+  std::string raw = builder.Finish().ToString();
+  BlockContents contents;
+  contents.data = Slice(raw);
+  Block broken(contents);
+  SegmentLocator locator;
+  const Status s = locator.Build(BytewiseComparator(), &broken, index_);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_FALSE(locator.usable());
+}
+
+TEST_F(SegmentLocatorTest, BlocksOutOfFileOrderAreRejected) {
+  BuildTable(3000, 4 * 1024);
+  // Index keys in order but their handles pointing backwards in the file.
+  std::vector<std::pair<std::string, std::string>> entries;
+  BlockIterator it(BytewiseComparator(), index_block_.get());
+  for (it.SeekToFirst(); it.Valid(); it.Next()) {
+    entries.emplace_back(it.key().ToString(), it.value().ToString());
+  }
+  ASSERT_GT(index_.num_segments(), 2u);
+  Options options;
+  options.block_restart_interval = 1;
+  BlockBuilder builder(&options);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    builder.Add(entries[i].first, entries[entries.size() - 1 - i].second);
+  }
+  std::string raw = builder.Finish().ToString();
+  BlockContents contents;
+  contents.data = Slice(raw);
+  Block reversed(contents);
+  SegmentLocator locator;
+  EXPECT_TRUE(
+      locator.Build(BytewiseComparator(), &reversed, index_).IsCorruption());
+  EXPECT_FALSE(locator.usable());
+}
+
+}  // namespace
+}  // namespace leveldb
