@@ -43,6 +43,7 @@
 #include "port/thread_annotations.h"
 #include "table/filter_unit.h"
 #include "table/format.h"
+#include "table/segment_locator.h"
 #include "util/hash64.h"
 #include "util/hotness_inheritance.h"
 #include "util/thread_pool.h"
@@ -237,6 +238,14 @@ class TableFilterGroups {
   ~TableFilterGroups();
 
   const ElasticIndex& index() const { return index_; }
+
+  // Builds the key -> segment map from the table's index block. Call once,
+  // before the groups are shared (attached); on failure lookups locate
+  // segments through the index instead.
+  Status BuildLocator(const Comparator* cmp, Block* index_block) {
+    return locator_.Build(cmp, index_block, index_);
+  }
+  const SegmentLocator& locator() const { return locator_; }
   uint32_t num_segments() const { return index_.num_segments(); }
   int units_per_segment() const { return index_.units_per_segment(); }
   uint32_t SegmentOf(uint64_t block_offset) const {
@@ -325,6 +334,7 @@ class TableFilterGroups {
   Status VerifyUnit(uint32_t segment, const char* raw, UnitBuffer* out) const;
 
   const ElasticIndex index_;
+  SegmentLocator locator_;  // set up before sharing, read-only after
   RandomAccessFile* const file_;
   const uint64_t file_size_;
   const std::unique_ptr<std::atomic<Snapshot*>[]> loaded_;

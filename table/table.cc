@@ -16,7 +16,6 @@
 #include "table/filter_group.h"
 #include "table/format.h"
 #include "table/read_context.h"
-#include "table/segment_locator.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
 #include "util/elastic_filter_policy.h"
@@ -53,8 +52,6 @@ struct Table::Rep {
   // hashing.
   TableFilterGroups* groups = nullptr;
   bool elastic_strips_suffix = false;
-  // Maps keys to segments; Gets fall back to the index when unusable.
-  SegmentLocator locator;
   // Set once by AttachElastic; file_number is written before mqs is
   // published, and read only after mqs was seen non-null.
   std::atomic<bool> attach_claimed{false};
@@ -250,8 +247,7 @@ void Table::ReadElasticIndex(const Slice& index_handle_value) {
   }
   rep_->groups =
       new TableFilterGroups(std::move(index), rep_->file, rep_->file_size);
-  s = rep_->locator.Build(rep_->options.comparator, rep_->index_block,
-                          rep_->groups->index());
+  s = rep_->groups->BuildLocator(rep_->options.comparator, rep_->index_block);
   if (!s.ok()) {
     // Lookups then find segments through the index, as reads would.
     Log(rep_->options.info_log,
@@ -279,10 +275,10 @@ Status Table::ElasticSegmentBounds(std::vector<std::string>* bounds) const {
   bounds->clear();
   const TableFilterGroups* groups = rep_->groups;
   if (groups == nullptr) return Status::OK();
-  if (!rep_->locator.usable()) {
+  if (!groups->locator().usable()) {
     return Status::Corruption("unreadable table index");
   }
-  rep_->locator.LastKeys(groups->num_segments(), bounds);
+  groups->locator().LastKeys(groups->num_segments(), bounds);
   return Status::OK();
 }
 
@@ -435,10 +431,11 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
 
   // The locator names the segment without the index, so a table whose
   // units rule the key out costs no index seek.
-  const bool units_first = mqs != nullptr && rep->locator.usable();
+  const bool units_first = mqs != nullptr && rep->groups->locator().usable();
   uint32_t located = 0;
   if (units_first) {
-    if (!rep->locator.Find(key, &located)) return Status::OK();  // past the end
+    if (!rep->groups->locator().Find(key, &located))
+      return Status::OK();  // past the end
     probe_units(located);
     if (ruled_out()) return Status::OK();
   }

@@ -335,6 +335,16 @@ TEST_F(ElasticTableTest, GetPathCountsWhatItDoes) {
   }
   EXPECT_EQ(static_cast<uint64_t>(kKeys), absent);
   EXPECT_EQ(static_cast<uint64_t>(2 * kKeys), accesses);
+
+  // The segment locator's memory is reported while the table is attached:
+  // one key per segment, a small fraction of the table.
+  const uint64_t locator = mqs->GetStats().locator_bytes;
+  EXPECT_GT(locator, 0u);
+  EXPECT_LT(locator, size / 50);
+  EXPECT_NE(std::string::npos,
+            mqs->StatsString().find("segment_locator_bytes"));
+  cache.Evict(7);
+  EXPECT_EQ(0u, mqs->GetStats().locator_bytes);
 }
 
 TEST_F(ElasticTableTest, LookupsWithoutContextOrKeyHash) {

@@ -437,6 +437,7 @@ void MQSchedule::DetachLocked(uint64_t file_number, Attached* entry) {
   }
   installed_bytes_ -= entry->groups->DropAll(&epoch_);
   attached_keys_ -= entry->groups->index().total_keys();
+  locator_bytes_ -= entry->groups->locator().ApproximateMemoryUsage();
   topup_pending_ = true;  // memory was freed
 }
 
@@ -530,6 +531,7 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
     entry.unit_limit.assign(count, max_units);
     known_files_[file_number] = count;
     attached_keys_ += index.total_keys();
+    locator_bytes_ += groups->locator().ApproximateMemoryUsage();
     UpdateBudgetLocked();
 
     // Loaded now: up to initial_units (fewer if the target is lower).
@@ -768,6 +770,7 @@ MQSchedule::Stats MQSchedule::GetStats() const {
   st.installed_bytes = installed_bytes_;
   st.attached_tables = tables_.size();
   st.attached_keys = attached_keys_;
+  st.locator_bytes = locator_bytes_;
   st.budget_keys = BudgetKeysLocked();
   st.records = records_;
   st.ring_drops = ring_drops_.load(std::memory_order_relaxed);
@@ -800,6 +803,7 @@ std::string MQSchedule::StatsString() const {
   line(std::snprintf(buf, sizeof(buf), "memory_bits_per_key: %.2f\n", per_key));
   counter("tables_attached", st.attached_tables);
   counter("keys_attached", st.attached_keys);
+  counter("segment_locator_bytes", st.locator_bytes);
   counter("keys_live", st.budget_keys);
   counter("segments_attached", st.mq.attached_segments);
   counter("segments_closed", st.mq.detached_segments);

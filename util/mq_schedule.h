@@ -76,6 +76,9 @@ class MQSchedule {
     uint64_t installed_bytes = 0;  // memory of units readers can use
     uint64_t attached_tables = 0;
     uint64_t attached_keys = 0;
+    // Memory of the attached tables' segment locators (outside the budget:
+    // index metadata, about 40 bytes per segment).
+    uint64_t locator_bytes = 0;
     // Keys the budget is computed over: those of attached tables that the
     // last ReportFiles listed as live (all attached keys before any report).
     uint64_t budget_keys = 0;
@@ -356,6 +359,7 @@ class MQSchedule {
   // Planned loads not finished yet (queued or reading).
   int loads_outstanding_ GUARDED_BY(mu_) = 0;
   uint64_t attached_keys_ GUARDED_BY(mu_) = 0;
+  uint64_t locator_bytes_ GUARDED_BY(mu_) = 0;
   uint64_t installed_bytes_ GUARDED_BY(mu_) = 0;
   uint64_t records_ GUARDED_BY(mu_) = 0;
   uint64_t unit_loads_ GUARDED_BY(mu_) = 0;
