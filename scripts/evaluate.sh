@@ -203,12 +203,14 @@ run_logged() {
 }
 copy_db() {
   if ((dry_run)); then
-    echo "cp -a $1 $2"
+    echo "cp -a $1 $2 && sync"
     return 0
   fi
-  echo "cp -a $1 $2" >>"$commands"
+  echo "cp -a $1 $2 && sync" >>"$commands"
   rm -rf "$2"
   cp -a "$1" "$2"
+  # The copy's writeback must not overlap the run that follows.
+  sync
 }
 drop_db() { ((dry_run)) || rm -rf "$1"; }
 
