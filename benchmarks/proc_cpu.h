@@ -4,17 +4,20 @@
 // takes one snapshot before and one after its work: the differences say
 // how much of an operation's latency was the thread's own computing, how
 // much queueing for a CPU, and (the rest of the wall time) waiting for I/O.
-// Linux only; elsewhere, or without schedstats, the snapshot is invalid.
+// The total CPU time is exact; the kernel splits it into user and kernel
+// time by sampling at scheduler ticks, so the split means something over
+// seconds, not milliseconds. Linux only; elsewhere, or without schedstats,
+// the snapshot is invalid.
 #ifndef STORAGE_LEVELDB_BENCHMARKS_PROC_CPU_H_
 #define STORAGE_LEVELDB_BENCHMARKS_PROC_CPU_H_
 
-#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
+
+#include "proc_io.h"
 
 namespace proc_cpu {
 
@@ -42,13 +45,11 @@ inline Snapshot Thread() {
   snap.user_ns = internal::Nanos(usage.ru_utime);
   snap.system_ns = internal::Nanos(usage.ru_stime);
   // "<ns on cpu> <ns waiting on a runqueue> <timeslices>"
-  const int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return snap;
   char text[128];
-  const ssize_t n = ::read(fd, text, sizeof(text) - 1);
-  ::close(fd);
-  if (n <= 0) return snap;
-  text[n] = '\0';
+  if (!proc_io::internal::ReadSmallFile("/proc/thread-self/schedstat", text,
+                                        sizeof(text))) {
+    return snap;
+  }
   char* end = nullptr;
   std::strtoull(text, &end, 10);
   if (end == text) return snap;

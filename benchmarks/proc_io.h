@@ -46,17 +46,24 @@ inline bool FindField(const char* text, const char* name, uint64_t* value) {
   return false;
 }
 
-// One open and ONE read(2) (the text is ~150 bytes), so a snapshot costs a
-// known number of read syscalls.
+// Reads a small proc file with one open and ONE read(2) into text (NUL
+// terminated); false if it cannot be read or is empty.
+inline bool ReadSmallFile(const char* path, char* text, size_t size) {
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const ssize_t n = ::read(fd, text, size - 1);
+  ::close(fd);
+  if (n <= 0) return false;
+  text[n] = '\0';
+  return true;
+}
+
+// One read (the text is ~150 bytes), so a snapshot costs a known number of
+// read syscalls.
 inline Snapshot Read(const char* path) {
   Snapshot snap;
-  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return snap;
   char text[1024];
-  const ssize_t n = ::read(fd, text, sizeof(text) - 1);
-  ::close(fd);
-  if (n <= 0) return snap;
-  text[n] = '\0';
+  if (!ReadSmallFile(path, text, sizeof(text))) return snap;
   snap.valid = FindField(text, "syscr", &snap.syscr) &&
                FindField(text, "read_bytes", &snap.read_bytes);
   return snap;
