@@ -77,7 +77,7 @@ class MQSchedule {
     uint64_t attached_tables = 0;
     uint64_t attached_keys = 0;
     // Memory of the attached tables' segment locators (outside the budget:
-    // index metadata, about 40 bytes per segment).
+    // index metadata, about 32 bytes per segment).
     uint64_t locator_bytes = 0;
     // Keys the budget is computed over: those of attached tables that the
     // last ReportFiles listed as live (all attached keys before any report).
