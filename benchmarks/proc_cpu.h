@@ -64,10 +64,10 @@ inline Snapshot Thread() {
 inline Snapshot Between(const Snapshot& before, const Snapshot& after) {
   Snapshot d;
   d.valid = before.valid && after.valid;
-  auto sub = [](uint64_t a, uint64_t b) { return b > a ? b - a : 0; };
-  d.user_ns = sub(before.user_ns, after.user_ns);
-  d.system_ns = sub(before.system_ns, after.system_ns);
-  d.runqueue_wait_ns = sub(before.runqueue_wait_ns, after.runqueue_wait_ns);
+  d.user_ns = proc_io::Delta(before.user_ns, after.user_ns);
+  d.system_ns = proc_io::Delta(before.system_ns, after.system_ns);
+  d.runqueue_wait_ns =
+      proc_io::Delta(before.runqueue_wait_ns, after.runqueue_wait_ns);
   return d;
 }
 

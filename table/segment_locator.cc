@@ -13,6 +13,7 @@ Status SegmentLocator::Build(const Comparator* cmp, Block* index_block,
                              const ElasticIndex& index) {
   usable_ = false;
   cmp_ = cmp;
+  num_segments_ = index.num_segments();
   keys_.clear();
   ends_.clear();
   segments_.clear();
@@ -27,22 +28,21 @@ Status SegmentLocator::Build(const Comparator* cmp, Block* index_block,
       return Status::Corruption("data blocks in a table without segments");
     }
     const uint32_t segment = index.SegmentOf(handle.offset());
-    const Slice key = iter.key();
     // Blocks come in file order, so a segment's blocks are consecutive:
     // each new block of the current segment replaces its last key.
-    if (!segments_.empty() && segments_.back() == segment) {
-      keys_.resize(ends_.size() == 1 ? 0 : ends_[ends_.size() - 2]);
-      ends_.pop_back();
-      segments_.pop_back();
-    } else if (!segments_.empty() && segments_.back() > segment) {
+    if (segments_.empty() || segments_.back() < segment) {
+      segments_.push_back(segment);
+      ends_.push_back(static_cast<uint32_t>(keys_.size()));
+    } else if (segments_.back() > segment) {
       return Status::Corruption("table index blocks out of file order");
     }
+    keys_.resize(ends_.size() == 1 ? 0 : ends_[ends_.size() - 2]);
+    const Slice key = iter.key();
     if (keys_.size() + key.size() > std::numeric_limits<uint32_t>::max()) {
       return Status::Corruption("table index keys too large");
     }
     keys_.append(key.data(), key.size());
-    ends_.push_back(static_cast<uint32_t>(keys_.size()));
-    segments_.push_back(segment);
+    ends_.back() = static_cast<uint32_t>(keys_.size());
   }
   if (!iter.status().ok()) return iter.status();
   keys_.shrink_to_fit();
@@ -69,13 +69,10 @@ bool SegmentLocator::Find(const Slice& key, uint32_t* segment) const {
   return true;
 }
 
-void SegmentLocator::LastKeys(uint32_t num_segments,
-                              std::vector<std::string>* keys) const {
-  keys->assign(num_segments, std::string());
+void SegmentLocator::LastKeys(std::vector<std::string>* keys) const {
+  keys->assign(num_segments_, std::string());
   for (size_t i = 0; i < segments_.size(); ++i) {
-    if (segments_[i] < num_segments) {
-      (*keys)[segments_[i]] = KeyAt(i).ToString();
-    }
+    (*keys)[segments_[i]] = KeyAt(i).ToString();
   }
 }
 

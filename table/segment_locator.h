@@ -46,9 +46,9 @@ class SegmentLocator {
   // Requires usable().
   bool Find(const Slice& key, uint32_t* segment) const;
 
-  // The last index key of each of `num_segments` segments (empty for a
-  // segment without data blocks). Requires usable().
-  void LastKeys(uint32_t num_segments, std::vector<std::string>* keys) const;
+  // The last index key of every segment of the index (empty for a segment
+  // without data blocks). Requires usable().
+  void LastKeys(std::vector<std::string>* keys) const;
 
   // Heap bytes held (keys, their offsets and segment numbers).
   size_t ApproximateMemoryUsage() const;
@@ -61,6 +61,7 @@ class SegmentLocator {
 
   const Comparator* cmp_ = nullptr;
   bool usable_ = false;
+  uint32_t num_segments_ = 0;  // of the index, blocks or not
   // Only segments with at least one data block have an entry, in order.
   std::string keys_;                // their last index keys, back to back
   std::vector<uint32_t> ends_;      // end of key i in keys_

@@ -278,7 +278,7 @@ Status Table::ElasticSegmentBounds(std::vector<std::string>* bounds) const {
   if (!groups->locator().usable()) {
     return Status::Corruption("unreadable table index");
   }
-  groups->locator().LastKeys(groups->num_segments(), bounds);
+  groups->locator().LastKeys(bounds);
   return Status::OK();
 }
 

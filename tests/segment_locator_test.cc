@@ -114,7 +114,7 @@ TEST_F(SegmentLocatorTest, LastKeysAreEachSegmentsLastIndexKey) {
     expected[index_.SegmentOf(h.offset())] = it.key().ToString();
   }
   std::vector<std::string> keys;
-  locator.LastKeys(index_.num_segments(), &keys);
+  locator.LastKeys(&keys);
   EXPECT_EQ(expected, keys);
   for (const std::string& k : keys) EXPECT_FALSE(k.empty());
 }
@@ -143,7 +143,7 @@ TEST_F(SegmentLocatorTest, EmptyIndexFindsNothing) {
   EXPECT_TRUE(locator.usable());
   EXPECT_EQ(-1, SegmentByLocator(locator, "k"));
   std::vector<std::string> keys{"stale"};
-  locator.LastKeys(0, &keys);
+  locator.LastKeys(&keys);
   EXPECT_TRUE(keys.empty());
 }
 

@@ -437,7 +437,6 @@ void MQSchedule::DetachLocked(uint64_t file_number, Attached* entry) {
   }
   installed_bytes_ -= entry->groups->DropAll(&epoch_);
   attached_keys_ -= entry->groups->index().total_keys();
-  locator_bytes_ -= entry->groups->locator().ApproximateMemoryUsage();
   topup_pending_ = true;  // memory was freed
 }
 
@@ -531,7 +530,6 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
     entry.unit_limit.assign(count, max_units);
     known_files_[file_number] = count;
     attached_keys_ += index.total_keys();
-    locator_bytes_ += groups->locator().ApproximateMemoryUsage();
     UpdateBudgetLocked();
 
     // Loaded now: up to initial_units (fewer if the target is lower).
@@ -770,7 +768,9 @@ MQSchedule::Stats MQSchedule::GetStats() const {
   st.installed_bytes = installed_bytes_;
   st.attached_tables = tables_.size();
   st.attached_keys = attached_keys_;
-  st.locator_bytes = locator_bytes_;
+  for (const auto& table : tables_) {
+    st.locator_bytes += table.second.groups->locator().ApproximateMemoryUsage();
+  }
   st.budget_keys = BudgetKeysLocked();
   st.records = records_;
   st.ring_drops = ring_drops_.load(std::memory_order_relaxed);

@@ -359,7 +359,6 @@ class MQSchedule {
   // Planned loads not finished yet (queued or reading).
   int loads_outstanding_ GUARDED_BY(mu_) = 0;
   uint64_t attached_keys_ GUARDED_BY(mu_) = 0;
-  uint64_t locator_bytes_ GUARDED_BY(mu_) = 0;
   uint64_t installed_bytes_ GUARDED_BY(mu_) = 0;
   uint64_t records_ GUARDED_BY(mu_) = 0;
   uint64_t unit_loads_ GUARDED_BY(mu_) = 0;

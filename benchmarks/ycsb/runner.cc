@@ -126,6 +126,8 @@ void RunPhase(const std::string& name, uint64_t total_operations, int phase,
     std::vector<std::thread> workers;
     for (int i = 0; i < threads; ++i) {
       workers.emplace_back([&body, &clients, &client_io, &client_cpu, i] {
+        // The CPU snapshots (one read of schedstat each) bracket the I/O
+        // ones, so their reads stay out of the client's read count.
         const proc_cpu::Snapshot cpu_before = proc_cpu::Thread();
         const proc_io::Snapshot before = proc_io::Thread();
         body(clients[i].get(), i);

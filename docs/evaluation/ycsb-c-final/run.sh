@@ -28,11 +28,7 @@ ROCKS_BITS=${ROCKS_BITS:-6}
 ROUNDS=${ROUNDS:-3}
 SYSTEMS=${SYSTEMS:-upstream before after rocksdb}
 mkdir -p "$E" "$L"
-PROPS=(-P benchmarks/ycsb/workloads/workloadc.spec -p recordcount=24000000
-  -p operationcount=200000 -p fieldcount=1 -p fieldlength=100
-  -p leveldb.direct_io=true -p leveldb.fill_cache=false -p leveldb.cache_size=0
-  -p leveldb.max_file_size=67108864 -p leveldb.max_open_files=100000
-  -p status.interval=60)
+. docs/evaluation/workload-c-3gb.props.sh
 EBF=(-p leveldb.elastic_bf=true -p leveldb.bf_memory_budget_bytes="$BUDGET")
 for round in $(seq 1 "$ROUNDS"); do
   for s in $SYSTEMS; do

@@ -21,11 +21,7 @@ E=${EVAL_DIR:-/work/eval/cl}
 L=${LOGS:-docs/evaluation/ycsb-c-latency/logs}
 BUDGET=${BUDGET:-19441566}
 mkdir -p "$E" "$L"
-PROPS=(-P benchmarks/ycsb/workloads/workloadc.spec -p recordcount=24000000
-  -p operationcount=200000 -p fieldcount=1 -p fieldlength=100
-  -p leveldb.direct_io=true -p leveldb.fill_cache=false -p leveldb.cache_size=0
-  -p leveldb.max_file_size=67108864 -p leveldb.max_open_files=100000
-  -p status.interval=60)
+. docs/evaluation/workload-c-3gb.props.sh
 for round in 1 2 3; do
   rm -rf "$E/run"; cp -a "$UP_LOAD" "$E/run"
   echo "=== round $round upstream $(date -u +%T)"
