@@ -187,13 +187,8 @@ class Setup {
     ctx.has_key_hash = true;
     ctx.stats = &stats_;
     Probe probe{Slice(user), &ctx, false};
-    if (mqs_ != nullptr) {
-      EpochGuard guard(mqs_->epoch());
-      mqs_->Tick();
-      cache_->Get(read_options_, 1, size_, lookup, &probe, &Handle, &ctx);
-    } else {
-      cache_->Get(read_options_, 1, size_, lookup, &probe, &Handle, &ctx);
-    }
+    if (mqs_ != nullptr) mqs_->Tick();
+    cache_->Get(read_options_, 1, size_, lookup, &probe, &Handle, &ctx);
     return probe.found;
   }
 

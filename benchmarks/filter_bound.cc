@@ -68,6 +68,7 @@
 #include "leveldb/options.h"
 #include "table/filter_unit.h"
 #include "util/hotness_inheritance.h"
+#include "util/mq_schedule.h"
 #include "ycsb/generators.h"
 #include "ycsb/record.h"
 #include "zipf_keys.h"
@@ -321,13 +322,20 @@ std::vector<Record> WorkloadRecords(const Flags& f, std::string* suffix) {
 Segments DbSegments(const Flags& f, const std::vector<Record>& records,
                     const std::string& absent_suffix, uint64_t* entries) {
   const leveldb::InternalKeyComparator icmp(leveldb::BytewiseComparator());
+  // Segment bounds come from the filter layer; it loads no unit here.
+  leveldb::ElasticFilterOptions eo;
+  eo.initial_units = 0;
   std::unique_ptr<const leveldb::FilterPolicy> policy(
-      leveldb::NewElasticFilterPolicy(leveldb::ElasticFilterOptions()));
+      leveldb::NewElasticFilterPolicy(eo));
   const leveldb::InternalFilterPolicy ipolicy(policy.get());
   leveldb::Options options;
   options.comparator = &icmp;
   options.filter_policy = &ipolicy;
-  leveldb::TableCache cache(f.db, options, 16);
+  leveldb::MQScheduleOptions mo;
+  mo.elastic = eo;
+  mo.background_thread = false;
+  leveldb::MQSchedule layer(mo);
+  leveldb::TableCache cache(f.db, options, 16, &layer);
   // The live tables, as the MANIFEST lists them (the directory may hold
   // leftovers of an interrupted compaction). Only reads.
   leveldb::VersionSet versions(f.db, &options, &cache, &icmp);

@@ -71,8 +71,9 @@ SequenceNumber SnapshotSequence(const Snapshot* snapshot) {
 
 // ElasticBF's manager when the (sanitized) filter policy is elastic, else
 // null. Its unit-load failures go to the DB's info log and its counters to
-// the DB's io-stats.
-MQSchedule* NewElasticSchedule(const Options& sanitized, IoStats* stats) {
+// the DB's io-stats; it opens the DB's table files to load units.
+MQSchedule* NewElasticSchedule(const std::string& dbname,
+                               const Options& sanitized, IoStats* stats) {
   const ElasticFilterPolicy* policy =
       AsElasticPolicy(sanitized.filter_policy, nullptr);
   if (policy == nullptr) return nullptr;
@@ -80,6 +81,14 @@ MQSchedule* NewElasticSchedule(const Options& sanitized, IoStats* stats) {
   mq_options.elastic = policy->options();
   mq_options.info_log = sanitized.info_log;
   mq_options.stats = stats;
+  Env* env = sanitized.env;
+  mq_options.open_table_file =
+      [env, dbname](uint64_t number, std::unique_ptr<RandomAccessFile>* file) {
+        RandomAccessFile* opened = nullptr;
+        Status s = OpenTableFile(env, dbname, number, &opened);
+        file->reset(opened);
+        return s;
+      };
   return new MQSchedule(mq_options);
 }
 
@@ -181,7 +190,7 @@ DBImpl::DBImpl(const Options& raw_options, const std::string& dbname)
       owns_info_log_(options_.info_log != raw_options.info_log),
       owns_cache_(options_.block_cache != raw_options.block_cache),
       dbname_(dbname),
-      elastic_(NewElasticSchedule(options_, &io_stats_)),
+      elastic_(NewElasticSchedule(dbname_, options_, &io_stats_)),
       table_cache_(new TableCache(dbname_, options_, TableCacheSize(options_),
                                   elastic_)),
       db_lock_(nullptr),
@@ -1117,11 +1126,7 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
   // Shared by every table this Get probes; lives on the stack.
   TableReadContext ctx;
   ctx.stats = &io_stats_;
-  // ElasticBF: loaded filter units are read without locks, inside an epoch
-  // that keeps evicted units alive until this Get is done with them.
-  std::optional<EpochGuard> unit_guard;
   if (elastic_ != nullptr) {
-    unit_guard.emplace(elastic_->epoch());
     elastic_->Tick();  // logical time counts every Get
     ctx.key_hash = KeyHash64(key.data(), key.size());
     ctx.has_key_hash = true;

@@ -3,8 +3,12 @@
 #include "db/filename.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
+#include "table/read_context.h"
 #include "util/coding.h"
+#include "util/elastic_filter_policy.h"
+#include "util/hash64.h"
 #include "util/hotness_inheritance.h"
+#include "util/io_stats.h"
 #include "util/mq_schedule.h"
 #include "util/mutexlock.h"
 
@@ -45,9 +49,33 @@ TableCache::TableCache(const std::string& dbname, const Options& options,
       dbname_(dbname),
       options_(options),
       cache_(NewLRUCache(entries)),
-      elastic_(elastic) {}
+      elastic_(elastic) {
+  AsElasticPolicy(options.filter_policy, &keys_are_internal_);
+  filterless_options_ = options;
+  filterless_options_.filter_policy = nullptr;
+}
 
 TableCache::~TableCache() { delete cache_; }
+
+Status OpenTableFile(Env* env, const std::string& dbname, uint64_t file_number,
+                     RandomAccessFile** file) {
+  *file = nullptr;
+  const std::string ldb_name = TableFileName(dbname, file_number);
+  Status s = env->NewRandomAccessFile(ldb_name, file);
+  if (!s.ok()) {
+    // Tables written by old releases carry the .sst suffix.
+    Status sst =
+        env->NewRandomAccessFile(SSTTableFileName(dbname, file_number), file);
+    if (sst.ok()) {
+      s = Status::OK();
+    } else if (s.IsNotFound()) {
+      // A table listed in the version but absent from disk is lost data; a
+      // NotFound here would read as "key absent" to a Get.
+      s = Status::Corruption("missing table file", ldb_name);
+    }
+  }
+  return s;
+}
 
 Status TableCache::FindTable(uint64_t file_number, uint64_t file_size,
                              Cache::Handle** handle) {
@@ -58,23 +86,15 @@ Status TableCache::FindTable(uint64_t file_number, uint64_t file_size,
   }
 
   RandomAccessFile* file = nullptr;
-  const std::string ldb_name = TableFileName(dbname_, file_number);
-  Status s = env_->NewRandomAccessFile(ldb_name, &file);
-  if (!s.ok()) {
-    // Tables written by old releases carry the .sst suffix.
-    Status sst = env_->NewRandomAccessFile(
-        SSTTableFileName(dbname_, file_number), &file);
-    if (sst.ok()) {
-      s = Status::OK();
-    } else if (s.IsNotFound()) {
-      // A table listed in the version but absent from disk is lost data; a
-      // NotFound here would read as "key absent" to a Get.
-      s = Status::Corruption("missing table file", ldb_name);
-    }
-  }
+  Status s = OpenTableFile(env_, dbname_, file_number, &file);
   Table* table = nullptr;
   if (s.ok()) {
-    s = Table::Open(options_, file, file_size, &table);
+    // The filter layer keeps the groups of a registered file: reopening
+    // its table reads no filter metadata.
+    const bool screened =
+        elastic_ != nullptr && elastic_->HasFilterGroups(file_number);
+    s = Table::Open(screened ? filterless_options_ : options_, file, file_size,
+                    &table);
   }
   if (!s.ok()) {
     // Not cached: a later attempt may succeed once the cause is gone.
@@ -129,10 +149,56 @@ Iterator* TableCache::NewIterator(const ReadOptions& options,
   return iter;
 }
 
+MQSchedule::Screening TableCache::Screen(uint64_t file_number,
+                                         uint64_t file_size, const Slice& k,
+                                         TableReadContext* ctx) {
+  uint64_t key_hash = ctx->key_hash;
+  if (!ctx->has_key_hash) {
+    size_t n = k.size();
+    if (keys_are_internal_ && n >= 8) n -= 8;
+    key_hash = KeyHash64(k.data(), n);
+  }
+  MQSchedule::Screening screening = elastic_->Screen(file_number, k, key_hash);
+  if (screening.verdict == MQSchedule::Screening::kUnknown) {
+    // Never opened: opening the table registers it with the filter layer.
+    Cache::Handle* handle = nullptr;
+    Status s = FindTable(file_number, file_size, &handle);
+    if (!s.ok()) return screening;  // the Get's own open reports the error
+    cache_->Release(handle);
+    screening = elastic_->Screen(file_number, k, key_hash);
+  }
+  return screening;
+}
+
 Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
                        uint64_t file_size, const Slice& k, void* arg,
                        void (*handle_result)(void*, const Slice&, const Slice&),
                        TableReadContext* ctx) {
+  // Only a caller's context has a handler that reports matches.
+  const bool knows_matches = ctx != nullptr;
+  TableReadContext own_ctx;
+  if (ctx == nullptr) ctx = &own_ctx;
+  ctx->ResetProbe();
+  using Screening = MQSchedule::Screening;
+  Screening screening;
+  if (elastic_ != nullptr) {
+    screening = Screen(file_number, file_size, k, ctx);
+    if (screening.verdict == Screening::kPastEnd) return Status::OK();
+    const bool checked =
+        screening.verdict == Screening::kRuledOut || screening.consulted;
+    if (checked) {
+      ctx->consulted_filter = true;
+      if (ctx->stats != nullptr) IoStats::Add(&ctx->stats->filter_checks);
+    }
+    if (screening.verdict == Screening::kRuledOut) {
+      // Ruled out by resident units: the table is neither opened nor read.
+      ctx->filter_rejected = true;
+      if (ctx->stats != nullptr) IoStats::Add(&ctx->stats->filter_rejections);
+      elastic_->RecordAccess(screening.segment, /*absent=*/true);
+      return Status::OK();
+    }
+  }
+
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
   if (!s.ok()) {
@@ -141,6 +207,9 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
   Table* table = static_cast<OpenTable*>(cache_->Value(handle))->table;
   s = table->InternalGet(options, k, arg, handle_result, ctx);
   cache_->Release(handle);
+  if (screening.verdict == Screening::kMayMatch && s.ok() && knows_matches) {
+    elastic_->RecordAccess(screening.segment, !ctx->key_matched);
+  }
   return s;
 }
 
@@ -149,14 +218,15 @@ Status TableCache::GetSegmentKeyRanges(uint64_t file_number, uint64_t file_size,
                                        const Slice& largest_user_key,
                                        std::vector<SegmentKeyRange>* ranges) {
   ranges->clear();
+  if (elastic_ == nullptr) return Status::OK();
   Cache::Handle* handle = nullptr;
-  Status s = FindTable(file_number, file_size, &handle);
+  Status s = FindTable(file_number, file_size, &handle);  // registers it
   if (!s.ok()) return s;
-  std::vector<std::string> bounds;
-  s = static_cast<OpenTable*>(cache_->Value(handle))
-          ->table->ElasticSegmentBounds(&bounds);
   cache_->Release(handle);
-  if (!s.ok() || bounds.empty()) return s;
+  std::vector<std::string> bounds;
+  if (!elastic_->SegmentBounds(file_number, &bounds) || bounds.empty()) {
+    return Status::OK();
+  }
 
   // Index keys are internal keys: their user part bounds the segments.
   ranges->resize(bounds.size());

@@ -14,20 +14,27 @@
 #include "leveldb/table.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
+#include "util/mq_schedule.h"
 
 namespace leveldb {
 
 class Env;
 class Iterator;
-class MQSchedule;
+class RandomAccessFile;
 struct SegmentKeyRange;
 struct TableReadContext;
+
+// Opens table file `file_number` of database `dbname` (.ldb, else the .sst
+// of old releases). A missing file is Corruption: the version lists it.
+Status OpenTableFile(Env* env, const std::string& dbname, uint64_t file_number,
+                     RandomAccessFile** file);
 
 class TableCache {
  public:
   // Holds at most `entries` open tables of database `dbname`. With an
-  // MQSchedule (ElasticBF), every table opened is attached to it (its
-  // initial filter units load then) and detached when it closes; the
+  // MQSchedule (ElasticBF), the first table opened of each file registers
+  // the file with it (its initial filter units load then), and every Get
+  // screens a table there before the table is looked up or opened; the
   // MQSchedule must outlive the TableCache.
   TableCache(const std::string& dbname, const Options& options, int entries,
              MQSchedule* elastic = nullptr);
@@ -45,8 +52,10 @@ class TableCache {
 
   // Looks up internal key k in the table and calls
   // handle_result(arg, found_key, found_value) for the entry found, if any.
-  // ctx (optional) is passed to Table::InternalGet: see its requirements
-  // (an EpochGuard held by the caller, key_matched set by the handler).
+  // With ElasticBF the table's resident units are asked first: a key they
+  // rule out costs no table lookup, open or read. ctx (optional) carries
+  // the key hash in and what the probe did out; handle_result must set
+  // ctx->key_matched for an entry of the user key looked up.
   Status Get(const ReadOptions& options, uint64_t file_number,
              uint64_t file_size, const Slice& k, void* arg,
              void (*handle_result)(void*, const Slice&, const Slice&),
@@ -54,8 +63,8 @@ class TableCache {
 
   // ElasticBF: the user-key range of each segment of table `file_number`,
   // whose keys span [smallest_user_key, largest_user_key]. Taken from the
-  // table's index without reading data blocks: a segment spans from the
-  // index separator ending the previous segment to the one ending itself,
+  // file's segment locator without reading data blocks: a segment spans from
+  // the index separator ending the previous segment to the one ending itself,
   // a superset of its keys that is exact at the table's two ends. Empty
   // for a table without filter groups.
   Status GetSegmentKeyRanges(uint64_t file_number, uint64_t file_size,
@@ -72,9 +81,17 @@ class TableCache {
   Status FindTable(uint64_t file_number, uint64_t file_size,
                    Cache::Handle** handle);
 
+  // Asks the filter layer about key k in the table, registering the file
+  // first if no table of it was opened yet.
+  MQSchedule::Screening Screen(uint64_t file_number, uint64_t file_size,
+                               const Slice& k, TableReadContext* ctx);
+
   Env* const env_;
   const std::string dbname_;
   const Options& options_;
+  // options_ without a filter policy: for tables the filter layer screens.
+  Options filterless_options_;
+  bool keys_are_internal_ = false;  // lookup keys carry an 8-byte suffix
   Cache* cache_;
   MQSchedule* const elastic_;
   // Makes "look up, else insert" atomic, so concurrent misses on one file

@@ -421,14 +421,9 @@ Status Version::Get(const ReadOptions& options, const LookupKey& k,
   stats->seek_file = nullptr;
   stats->seek_file_level = -1;
 
-  // Callers without a context (tools, tests) get a private one, and the
-  // epoch guard the table layer then expects from the caller.
+  // Callers without a context (tools, tests) get a private one.
   TableReadContext local_ctx;
-  std::optional<EpochGuard> guard;
-  if (ctx == nullptr) {
-    ctx = &local_ctx;
-    if (vset_->elastic_ != nullptr) guard.emplace(vset_->elastic_->epoch());
-  }
+  if (ctx == nullptr) ctx = &local_ctx;
 
   GetState g;
   g.stats = stats;

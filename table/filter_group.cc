@@ -332,10 +332,8 @@ void DeleteUnitMemory(void* words) { delete[] static_cast<uint64_t*>(words); }
 
 }  // namespace
 
-TableFilterGroups::TableFilterGroups(ElasticIndex index, RandomAccessFile* file,
-                                     uint64_t file_size)
+TableFilterGroups::TableFilterGroups(ElasticIndex index, uint64_t file_size)
     : index_(std::move(index)),
-      file_(file),
       file_size_(file_size),
       loaded_(new std::atomic<Snapshot*>[index_.num_segments()]) {
   for (uint32_t s = 0; s < index_.num_segments(); ++s) {
@@ -380,8 +378,8 @@ Status TableFilterGroups::VerifyUnit(uint32_t segment, const char* raw,
   return Status::OK();
 }
 
-Status TableFilterGroups::ReadUnit(uint32_t segment, int unit,
-                                   UnitBuffer* out) const {
+Status TableFilterGroups::ReadUnit(RandomAccessFile* file, uint32_t segment,
+                                   int unit, UnitBuffer* out) const {
   if (segment >= index_.num_segments() || unit < 0 ||
       unit >= index_.units_per_segment()) {
     return Status::InvalidArgument("no such filter unit");
@@ -398,7 +396,7 @@ Status TableFilterGroups::ReadUnit(uint32_t segment, int unit,
   out->words.reset();
   out->size = 0;
   Slice result;
-  Status s = file_->Read(handle.offset(), wanted, &result, scratch.get());
+  Status s = file->Read(handle.offset(), wanted, &result, scratch.get());
   if (s.ok() && result.size() != wanted) {
     s = Status::Corruption("truncated filter unit read");
   }
@@ -410,7 +408,8 @@ Status TableFilterGroups::ReadUnit(uint32_t segment, int unit,
   return s;
 }
 
-Status TableFilterGroups::ReadUnitRegion(int unit, std::vector<UnitBuffer>* out,
+Status TableFilterGroups::ReadUnitRegion(RandomAccessFile* file, int unit,
+                                         std::vector<UnitBuffer>* out,
                                          std::vector<Status>* statuses) const {
   const uint32_t count = index_.num_segments();
   out->clear();
@@ -430,7 +429,7 @@ Status TableFilterGroups::ReadUnitRegion(int unit, std::vector<UnitBuffer>* out,
   }
   std::unique_ptr<char[]> scratch(new char[bytes]);
   Slice region;
-  Status s = file_->Read(start, bytes, &region, scratch.get());
+  Status s = file->Read(start, bytes, &region, scratch.get());
   if (s.ok() && region.size() != bytes) {
     s = Status::Corruption("truncated filter unit region read");
   }

@@ -226,9 +226,10 @@ struct UnitBuffer {
 // the EpochDomain, so memory is freed only when no reader can see it.
 class TableFilterGroups {
  public:
-  // `file` (of file_size bytes) must outlive this object.
-  TableFilterGroups(ElasticIndex index, RandomAccessFile* file,
-                    uint64_t file_size);
+  // The groups of a table of file_size bytes. They hold no file: whoever
+  // loads units passes the table's file, so the groups can outlive every
+  // open handle of it.
+  TableFilterGroups(ElasticIndex index, uint64_t file_size);
 
   TableFilterGroups(const TableFilterGroups&) = delete;
   TableFilterGroups& operator=(const TableFilterGroups&) = delete;
@@ -281,14 +282,16 @@ class TableFilterGroups {
   // Bytes of installed units (index unit sizes), over all segments.
   uint64_t loaded_bytes() const LOCKS_EXCLUDED(mu_);
 
-  // Reads unit `unit` of `segment` with one read, verifies its CRC (always)
-  // and decodes it into aligned memory.
-  Status ReadUnit(uint32_t segment, int unit, UnitBuffer* out) const;
+  // Reads unit `unit` of `segment` from the table's `file` with one read,
+  // verifies its CRC (always) and decodes it into aligned memory.
+  Status ReadUnit(RandomAccessFile* file, uint32_t segment, int unit,
+                  UnitBuffer* out) const;
 
   // Reads the whole unit-u region with one sequential read and splits it:
   // (*out)[s] and (*statuses)[s] for every segment s. A failed region read
   // fails every segment and is also returned.
-  Status ReadUnitRegion(int unit, std::vector<UnitBuffer>* out,
+  Status ReadUnitRegion(RandomAccessFile* file, int unit,
+                        std::vector<UnitBuffer>* out,
                         std::vector<Status>* statuses) const;
 
   // Installs a verified unit as unit `unit` of `segment`, provided exactly
@@ -335,7 +338,6 @@ class TableFilterGroups {
 
   const ElasticIndex index_;
   SegmentLocator locator_;  // set up before sharing, read-only after
-  RandomAccessFile* const file_;
   const uint64_t file_size_;
   const std::unique_ptr<std::atomic<Snapshot*>[]> loaded_;
 

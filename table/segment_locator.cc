@@ -77,6 +77,9 @@ void SegmentLocator::LastKeys(std::vector<std::string>* keys) const {
 }
 
 size_t SegmentLocator::ApproximateMemoryUsage() const {
+  // An unbuilt locator holds no heap memory (an empty string still reports
+  // its inline capacity).
+  if (!usable_) return 0;
   return keys_.capacity() + ends_.capacity() * sizeof(uint32_t) +
          segments_.capacity() * sizeof(uint32_t);
 }

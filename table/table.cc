@@ -19,8 +19,6 @@
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
 #include "util/elastic_filter_policy.h"
-#include "util/epoch.h"
-#include "util/hash64.h"
 #include "util/io_stats.h"
 #include "util/mq_schedule.h"
 #include "util/no_destructor.h"
@@ -31,7 +29,6 @@ struct Table::Rep {
   ~Rep() {
     delete filter;
     delete[] filter_data;
-    delete groups;
     delete index_block;
   }
 
@@ -47,16 +44,9 @@ struct Table::Rep {
   BlockHandle metaindex_handle;       // for ApproximateOffsetOf
   Block* index_block = nullptr;
 
-  // ElasticBF: the table's filter groups (null for other tables), and
-  // whether lookup keys carry an 8-byte internal suffix to strip before
-  // hashing.
-  TableFilterGroups* groups = nullptr;
-  bool elastic_strips_suffix = false;
-  // Set once by AttachElastic; file_number is written before mqs is
-  // published, and read only after mqs was seen non-null.
-  std::atomic<bool> attach_claimed{false};
-  std::atomic<MQSchedule*> mqs{nullptr};
-  uint64_t file_number = 0;
+  // ElasticBF: the table's filter groups, read at open and handed to the
+  // DB's filter layer by AttachElastic (null for other tables, and after).
+  std::unique_ptr<TableFilterGroups> groups;
 };
 
 namespace {
@@ -183,10 +173,8 @@ void Table::ReadMeta(const Footer& footer) {
     return iter.Valid() && iter.key() == Slice(name);
   };
 
-  bool strips_suffix = false;
-  if (AsElasticPolicy(policy, &strips_suffix) != nullptr &&
+  if (AsElasticPolicy(policy, nullptr) != nullptr &&
       find(kElasticIndexBlockName)) {
-    rep_->elastic_strips_suffix = strips_suffix;
     ReadElasticIndex(iter.value());
     if (rep_->groups != nullptr) return;
   }
@@ -245,49 +233,32 @@ void Table::ReadElasticIndex(const Slice& index_handle_value) {
         s.ToString().c_str());
     return;
   }
-  rep_->groups =
-      new TableFilterGroups(std::move(index), rep_->file, rep_->file_size);
-  s = rep_->groups->BuildLocator(rep_->options.comparator, rep_->index_block);
+  auto groups =
+      std::make_unique<TableFilterGroups>(std::move(index), rep_->file_size);
+  s = groups->BuildLocator(rep_->options.comparator, rep_->index_block);
   if (!s.ok()) {
-    // Lookups then find segments through the index, as reads would.
+    // Units are useless when no key can be mapped to its segment.
     Log(rep_->options.info_log,
-        "ElasticBF: locating segments through the index: %s",
+        "ElasticBF: ignoring the filter groups of a table: %s",
         s.ToString().c_str());
+    return;
   }
+  rep_->groups = std::move(groups);
 }
 
 Status Table::AttachElastic(MQSchedule* mqs, uint64_t file_number,
                             const InheritedHotness* inherited) {
-  Rep* r = rep_;
-  if (mqs == nullptr || r->groups == nullptr) return Status::OK();
-  if (r->attach_claimed.exchange(true, std::memory_order_acq_rel)) {
-    return Status::InvalidArgument("table is already attached to ElasticBF");
-  }
-  r->file_number = file_number;
-  r->mqs.store(mqs, std::memory_order_release);
+  if (mqs == nullptr) return Status::OK();
   const ElasticFilterPolicy* elastic =
-      AsElasticPolicy(r->options.filter_policy, nullptr);
+      AsElasticPolicy(rep_->options.filter_policy, nullptr);
   const int initial = elastic == nullptr ? 0 : elastic->options().initial_units;
-  return mqs->AttachTable(file_number, r->groups, inherited, initial);
+  // Null groups register the file as one without ElasticBF filters.
+  return mqs->AttachTable(
+      file_number, std::shared_ptr<TableFilterGroups>(std::move(rep_->groups)),
+      rep_->file, inherited, initial);
 }
 
-Status Table::ElasticSegmentBounds(std::vector<std::string>* bounds) const {
-  bounds->clear();
-  const TableFilterGroups* groups = rep_->groups;
-  if (groups == nullptr) return Status::OK();
-  if (!groups->locator().usable()) {
-    return Status::Corruption("unreadable table index");
-  }
-  groups->locator().LastKeys(bounds);
-  return Status::OK();
-}
-
-Table::~Table() {
-  // Units must be unpublished before the file and the groups go away.
-  MQSchedule* mqs = rep_->mqs.load(std::memory_order_acquire);
-  if (mqs != nullptr) mqs->DetachTable(rep_->file_number, rep_->groups);
-  delete rep_;
-}
+Table::~Table() { delete rep_; }
 
 namespace {
 
@@ -389,56 +360,6 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
                           TableReadContext* ctx) {
   const Rep* rep = rep_;
   IoStats* const stats = ctx == nullptr ? nullptr : ctx->stats;
-  if (ctx != nullptr) ctx->ResetProbe();
-
-  bool consulted = false;
-  bool may_match = true;
-  MQSchedule* mqs = rep->groups == nullptr
-                        ? nullptr
-                        : rep->mqs.load(std::memory_order_acquire);
-  MultiQueue::SegmentId segment_id = 0;
-  // Probes the loaded units of one segment and names it for the MultiQueue.
-  auto probe_units = [&](uint32_t segment) {
-    segment_id = MultiQueue::MakeSegmentId(rep->file_number, segment);
-    uint64_t key_hash;
-    if (ctx != nullptr && ctx->has_key_hash) {
-      key_hash = ctx->key_hash;
-    } else {
-      size_t n = key.size();
-      if (rep->elastic_strips_suffix && n >= 8) n -= 8;
-      key_hash = KeyHash64(key.data(), n);
-    }
-    if (ctx != nullptr) {
-      // The caller holds an EpochGuard for the whole Get.
-      may_match = rep->groups->MayMatch(segment, key_hash, &consulted);
-    } else {
-      EpochGuard guard(mqs->epoch());
-      may_match = rep->groups->MayMatch(segment, key_hash, &consulted);
-    }
-  };
-  // Counts the filter's verdict; true if it proves the key absent.
-  auto ruled_out = [&]() {
-    if (consulted) {
-      if (ctx != nullptr) ctx->consulted_filter = true;
-      Count(stats, &IoStats::filter_checks);
-    }
-    if (may_match) return false;
-    if (ctx != nullptr) ctx->filter_rejected = true;
-    Count(stats, &IoStats::filter_rejections);
-    if (mqs != nullptr) mqs->RecordAccess(segment_id, /*absent=*/true);
-    return true;
-  };
-
-  // The locator names the segment without the index, so a table whose
-  // units rule the key out costs no index seek.
-  const bool units_first = mqs != nullptr && rep->groups->locator().usable();
-  uint32_t located = 0;
-  if (units_first) {
-    if (!rep->groups->locator().Find(key, &located))
-      return Status::OK();  // past the end
-    probe_units(located);
-    if (ruled_out()) return Status::OK();
-  }
 
   // Both iterators live on the stack: a lookup allocates only what reading
   // the data block itself needs.
@@ -447,21 +368,18 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
   if (!index_iter.Valid()) return index_iter.status();
 
   const Slice handle_value = index_iter.value();
-  Slice handle_input = handle_value;
-  BlockHandle handle;
-  const bool handle_ok = handle.DecodeFrom(&handle_input).ok();
-  if (units_first) {
-    assert(!handle_ok || rep->groups->SegmentOf(handle.offset()) == located);
-  } else {
-    if (mqs != nullptr && handle_ok) {
-      probe_units(rep->groups->SegmentOf(handle.offset()));
-    } else if (mqs != nullptr) {
-      mqs = nullptr;  // nothing to record without a segment
-    } else if (rep->filter != nullptr && handle_ok) {
-      consulted = true;
-      may_match = rep->filter->KeyMayMatch(handle.offset(), key);
+  if (rep->filter != nullptr) {
+    Slice handle_input = handle_value;
+    BlockHandle handle;
+    if (handle.DecodeFrom(&handle_input).ok()) {
+      if (ctx != nullptr) ctx->consulted_filter = true;
+      Count(stats, &IoStats::filter_checks);
+      if (!rep->filter->KeyMayMatch(handle.offset(), key)) {
+        if (ctx != nullptr) ctx->filter_rejected = true;
+        Count(stats, &IoStats::filter_rejections);
+        return Status::OK();
+      }
     }
-    if (ruled_out()) return Status::OK();
   }
 
   LoadedBlock loaded;
@@ -484,12 +402,9 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
   ReleaseLoadedBlock(rep->options.block_cache, loaded);
 
   // Only the caller's handler can tell whether the key was there.
-  if (ctx != nullptr) {
-    if (!ctx->key_matched) {
-      Count(stats, consulted ? &IoStats::false_positives
-                             : &IoStats::unfiltered_misses);
-    }
-    if (mqs != nullptr) mqs->RecordAccess(segment_id, !ctx->key_matched);
+  if (ctx != nullptr && !ctx->key_matched) {
+    Count(stats, ctx->consulted_filter ? &IoStats::false_positives
+                                       : &IoStats::unfiltered_misses);
   }
   return s;
 }

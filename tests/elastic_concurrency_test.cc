@@ -42,6 +42,28 @@ struct Counters {
   std::atomic<uint64_t> errors{0};       // non-OK status
 };
 
+// Bytes of the segment locators of every table, as a filter layer with
+// room for everything registers them.
+uint64_t LocatorBytes(MQScheduleOptions mo, const Options& options,
+                      const std::string& dbname,
+                      const std::vector<uint64_t>& sizes) {
+  mo.elastic.memory_budget_bytes = size_t{1} << 30;
+  mo.stats = nullptr;
+  MQSchedule mqs(mo);
+  TableCache cache(dbname, options, 4, &mqs);
+  for (size_t t = 0; t < sizes.size(); ++t) {
+    test::Lookup lookup;
+    lookup.user_key = "k";
+    EXPECT_TRUE(cache
+                    .Get(ReadOptions(), t + 1, sizes[t], lookup.user_key,
+                         &lookup, &test::SaveLookup)
+                    .ok());
+  }
+  const uint64_t bytes = mqs.GetStats().locator_bytes;
+  EXPECT_GT(bytes, 0u);
+  return bytes;
+}
+
 TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
   std::unique_ptr<Env> env(NewMemEnv(Env::Default()));
   const std::string dbname = "/elastic_concurrency";
@@ -82,14 +104,17 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
   IoStats stats;
   MQScheduleOptions mo;
   mo.elastic = eo;
-  mo.elastic.memory_budget_bytes = 4 * largest_unit;  // a few units only
   mo.stats = &stats;
   mo.min_auto_lifetime = 1;
+  mo.open_table_file = test::TableFileOpener(env.get(), dbname);
+  // The budget covers every table's locator and a few units only.
+  mo.elastic.memory_budget_bytes =
+      LocatorBytes(mo, options, dbname, sizes) + 4 * largest_unit;
   MQSchedule mqs(mo);
   Counters counters;
   {
-    // Far fewer cache slots than tables: tables close and reopen (detach
-    // and attach) all the time too.
+    // Far fewer cache slots than tables: tables close and reopen all the
+    // time too, while their filters stay.
     TableCache cache(dbname, options, 4, &mqs);
 
     std::atomic<bool> stop{false};
@@ -116,8 +141,7 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
         const std::string key =
             absent ? test::AbsentKey(n) : test::PresentKey(n);
 
-        EpochGuard guard(mqs.epoch());  // as DBImpl::Get does
-        mqs.Tick();
+        mqs.Tick();  // as DBImpl::Get does
         TableReadContext ctx;
         ctx.key_hash = KeyHash64(key.data(), key.size());
         ctx.has_key_hash = true;
@@ -164,11 +188,14 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
     std::string error;
     EXPECT_TRUE(mqs.TEST_CheckInvariants(&error)) << error;
   }
-  // The cache is gone: every table detached, all units freed.
+  // The cache is gone, the filters are not; deleting the files frees them.
+  EXPECT_EQ(static_cast<uint64_t>(kTables), mqs.GetStats().attached_tables);
+  for (int t = 0; t < kTables; ++t) mqs.ForgetFile(t + 1);
   const MQSchedule::Stats st = mqs.GetStats();
   SCOPED_TRACE(mqs.StatsString() + stats.ToString());
   EXPECT_EQ(0u, st.attached_tables);
   EXPECT_EQ(0u, st.installed_bytes);
+  EXPECT_EQ(0u, st.locator_bytes);
 
   EXPECT_GT(counters.gets.load(), 1000u);
   EXPECT_EQ(0u, counters.missing.load());

@@ -91,9 +91,10 @@ class ElasticDBConcurrencyTest : public testing::Test {
 
 TEST_F(ElasticDBConcurrencyTest, NoFalseNegativeWhileUnitsComeAndGo) {
   ElasticFilterOptions eo;
-  eo.segment_bytes = 2048;       // many small segments and units
-  eo.memory_budget_bytes = 600;  // a few units only
-  eo.lifetime = 40;              // segments expire quickly
+  eo.segment_bytes = 2048;  // many small segments and units
+  // The tables' locators and a few units only.
+  eo.memory_budget_bytes = 16384;
+  eo.lifetime = 40;  // segments expire quickly
   eo.initial_units = 1;
   policy_.reset(NewElasticFilterPolicy(eo));
   Options o;
@@ -205,7 +206,10 @@ TEST_F(ElasticDBConcurrencyTest, NoFalseNegativeWhileUnitsComeAndGo) {
   EXPECT_TRUE(mqs->TEST_CheckInvariants(&error)) << error;
   const MQSchedule::Stats st = mqs->GetStats();
   EXPECT_LE(st.installed_bytes, st.mq.budget_bytes);
-  EXPECT_EQ(600u, st.mq.budget_bytes);
+  EXPECT_EQ(16384u, st.budget_bytes);
+  ASSERT_LT(st.locator_bytes, st.budget_bytes);
+  EXPECT_EQ(st.budget_bytes - st.locator_bytes, st.mq.budget_bytes);
+  EXPECT_LE(st.installed_bytes + st.locator_bytes, st.budget_bytes);
   EXPECT_GT(st.unit_loads, 0u);
   EXPECT_GT(st.unit_evictions, 0u);
   std::fprintf(stderr, "%llu unit loads, %llu evictions, %llu load failures\n",

@@ -8,12 +8,14 @@
 #include <condition_variable>  // NOLINT
 #include <cstdarg>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <mutex>  // NOLINT
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "db/table_cache.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
 #include "leveldb/options.h"
@@ -188,6 +190,33 @@ class GatedFile : public RandomAccessFile {
   mutable int waiting_ = 0;
   bool open_ = true;
 };
+
+// Reads through a file someone else owns: what an opener hands the filter
+// layer for a test's in-memory table.
+class BorrowedFile : public RandomAccessFile {
+ public:
+  explicit BorrowedFile(const RandomAccessFile* file) : file_(file) {}
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override {
+    return file_->Read(offset, n, result, scratch);
+  }
+
+ private:
+  const RandomAccessFile* const file_;
+};
+
+// What a DB gives its filter layer to load units: opens the tables of
+// database `dbname` in `env`.
+inline std::function<Status(uint64_t, std::unique_ptr<RandomAccessFile>*)>
+TableFileOpener(Env* env, const std::string& dbname) {
+  return
+      [env, dbname](uint64_t number, std::unique_ptr<RandomAccessFile>* file) {
+        RandomAccessFile* opened = nullptr;
+        Status s = OpenTableFile(env, dbname, number, &opened);
+        file->reset(opened);
+        return s;
+      };
+}
 
 // Keeps every line logged.
 class CapturingLogger : public Logger {

@@ -91,16 +91,16 @@ class FilterGroupTest : public testing::Test {
     mo.info_log = &logger_;
     mo.stats = &stats_;
     mo.background_thread = false;
+    mo.open_table_file = test::TableFileOpener(env_.get(), dbname_);
     return std::make_unique<MQSchedule>(mo);
   }
 
   // Looks up every present and absent key through a TableCache bound to
   // `mqs`; expects every present key found with its value and no absent
   // key found. Returns how many absent keys a filter rejected.
-  int CheckLookups(TableCache* cache, MQSchedule* mqs, uint64_t number,
+  int CheckLookups(TableCache* cache, MQSchedule* /*mqs*/, uint64_t number,
                    uint64_t size, const KVVector& kvs) {
     int rejected = 0;
-    EpochGuard guard(mqs->epoch());
     for (size_t i = 0; i < kvs.size(); ++i) {
       for (int absent = 0; absent < 2; ++absent) {
         const std::string key =
@@ -262,12 +262,12 @@ TEST_F(FilterGroupTest, EveryKeyPassesEveryUnitOfItsSegment) {
   ASSERT_GE(index.num_segments(), 2u);
 
   test::StringSource source(file);
-  TableFilterGroups groups(index, &source, file.size());
+  TableFilterGroups groups(index, file.size());
   EpochDomain epoch;
   for (int u = 0; u < index.units_per_segment(); ++u) {
     std::vector<UnitBuffer> buffers;
     std::vector<Status> statuses;
-    ASSERT_TRUE(groups.ReadUnitRegion(u, &buffers, &statuses).ok());
+    ASSERT_TRUE(groups.ReadUnitRegion(&source, u, &buffers, &statuses).ok());
     for (uint32_t s = 0; s < index.num_segments(); ++s) {
       ASSERT_TRUE(statuses[s].ok()) << statuses[s].ToString();
       ASSERT_TRUE(groups.InstallUnit(s, u, &buffers[s], &epoch));
@@ -344,11 +344,11 @@ TEST_F(FilterGroupTest, InternalKeysAreHashedAsUserKeysOncePerUserKey) {
   EXPECT_GE(index.num_segments(), 2u);
 
   test::StringSource source(file);
-  TableFilterGroups groups(index, &source, file.size());
+  TableFilterGroups groups(index, file.size());
   EpochDomain epoch;
   std::vector<UnitBuffer> buffers;
   std::vector<Status> statuses;
-  ASSERT_TRUE(groups.ReadUnitRegion(0, &buffers, &statuses).ok());
+  ASSERT_TRUE(groups.ReadUnitRegion(&source, 0, &buffers, &statuses).ok());
   for (uint32_t s = 0; s < index.num_segments(); ++s) {
     ASSERT_TRUE(groups.InstallUnit(s, 0, &buffers[s], &epoch));
   }
@@ -376,7 +376,6 @@ TEST_F(FilterGroupTest, EmptyTableHasNoElasticIndex) {
   auto mqs = NewSchedule();
   TableCache cache(dbname_, options_, 10, mqs.get());
   EXPECT_EQ(0, CheckLookups(&cache, mqs.get(), 7, size, KVVector()));
-  EpochGuard guard(mqs->epoch());
   test::Lookup lookup;
   lookup.user_key = "k00000000";
   ASSERT_TRUE(cache
@@ -629,14 +628,14 @@ TEST_F(FilterGroupTest, RegionAndSingleReadsAgree) {
   ElasticIndex index;
   ASSERT_TRUE(test::ReadElasticIndexOf(file, &index).ok());
   test::StringSource source(file, /*mapped=*/true);
-  TableFilterGroups groups(index, &source, file.size());
+  TableFilterGroups groups(index, file.size());
   std::vector<UnitBuffer> region;
   std::vector<Status> statuses;
-  ASSERT_TRUE(groups.ReadUnitRegion(3, &region, &statuses).ok());
+  ASSERT_TRUE(groups.ReadUnitRegion(&source, 3, &region, &statuses).ok());
   for (uint32_t s = 0; s < index.num_segments(); ++s) {
     ASSERT_TRUE(statuses[s].ok());
     UnitBuffer single;
-    ASSERT_TRUE(groups.ReadUnit(s, 3, &single).ok());
+    ASSERT_TRUE(groups.ReadUnit(&source, s, 3, &single).ok());
     ASSERT_EQ(index.segment(s).unit_size, single.size);
     ASSERT_EQ(single.size, region[s].size);
     EXPECT_EQ(
@@ -645,8 +644,8 @@ TEST_F(FilterGroupTest, RegionAndSingleReadsAgree) {
     EXPECT_EQ(FilterUnitProbes(4), single.view.probes);
   }
   UnitBuffer none;
-  EXPECT_FALSE(groups.ReadUnit(index.num_segments(), 0, &none).ok());
-  EXPECT_FALSE(groups.ReadUnit(0, 6, &none).ok());
+  EXPECT_FALSE(groups.ReadUnit(&source, index.num_segments(), 0, &none).ok());
+  EXPECT_FALSE(groups.ReadUnit(&source, 0, 6, &none).ok());
 }
 
 TEST_F(FilterGroupTest, InstallAndDropPublishSnapshots) {
@@ -655,14 +654,14 @@ TEST_F(FilterGroupTest, InstallAndDropPublishSnapshots) {
   ElasticIndex index;
   ASSERT_TRUE(test::ReadElasticIndexOf(file, &index).ok());
   test::StringSource source(file);
-  TableFilterGroups groups(index, &source, file.size());
+  TableFilterGroups groups(index, file.size());
   EpochDomain epoch;
   const uint64_t unit = index.segment(0).unit_size;
 
   UnitBuffer b0, b1, b2;
-  ASSERT_TRUE(groups.ReadUnit(0, 0, &b0).ok());
-  ASSERT_TRUE(groups.ReadUnit(0, 1, &b1).ok());
-  ASSERT_TRUE(groups.ReadUnit(0, 2, &b2).ok());
+  ASSERT_TRUE(groups.ReadUnit(&source, 0, 0, &b0).ok());
+  ASSERT_TRUE(groups.ReadUnit(&source, 0, 1, &b1).ok());
+  ASSERT_TRUE(groups.ReadUnit(&source, 0, 2, &b2).ok());
   EXPECT_FALSE(groups.InstallUnit(0, 1, &b1, &epoch));  // out of order
   EXPECT_TRUE(b1.words != nullptr);                     // left alone
   EXPECT_TRUE(groups.InstallUnit(0, 0, &b0, &epoch));

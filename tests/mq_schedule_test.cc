@@ -27,7 +27,7 @@ namespace {
 struct MemTable {
   std::unique_ptr<test::GatedFile> file;
   ElasticIndex index;
-  std::unique_ptr<TableFilterGroups> groups;
+  std::shared_ptr<TableFilterGroups> groups;
 };
 
 class MQScheduleTest : public testing::Test {
@@ -48,8 +48,8 @@ class MQScheduleTest : public testing::Test {
           test::BuildTableBytes(options, test::MakeEntries(keys + t, 20));
       ASSERT_TRUE(test::ReadElasticIndexOf(bytes, &table->index).ok());
       table->file = std::make_unique<test::GatedFile>(bytes);
-      table->groups = std::make_unique<TableFilterGroups>(
-          table->index, table->file.get(), bytes.size());
+      table->groups =
+          std::make_shared<TableFilterGroups>(table->index, bytes.size());
       tables_.push_back(std::move(table));
     }
   }
@@ -63,6 +63,15 @@ class MQScheduleTest : public testing::Test {
     o.background_thread = background;
     o.stats = &stats_;
     o.info_log = &logger_;
+    // Background loads read the tables' in-memory files.
+    o.open_table_file = [this](uint64_t number,
+                               std::unique_ptr<RandomAccessFile>* file) {
+      if (number < FileNumber(0) || number - FileNumber(0) >= tables_.size()) {
+        return Status::NotFound("no such test table");
+      }
+      file->reset(new test::BorrowedFile(tables_[number - 100]->file.get()));
+      return Status::OK();
+    };
     return o;
   }
 
@@ -73,8 +82,8 @@ class MQScheduleTest : public testing::Test {
 
   Status Attach(MQSchedule* mqs, size_t t, int initial,
                 const InheritedHotness* inherited = nullptr) {
-    return mqs->AttachTable(FileNumber(t), tables_[t]->groups.get(), inherited,
-                            initial);
+    return mqs->AttachTable(FileNumber(t), tables_[t]->groups,
+                            tables_[t]->file.get(), inherited, initial);
   }
 
   static void ExpectInvariants(const MQSchedule& mqs) {
@@ -142,7 +151,7 @@ TEST_F(MQScheduleTest, HotSegmentsGainUnitsAndExpiredOnesGiveThemUp) {
     mqs.WaitIdle();
     EXPECT_EQ(0, groups->LoadedCount(c));
   }
-  mqs.DetachTable(FileNumber(0), groups);
+  mqs.ForgetFile(FileNumber(0));
   EXPECT_EQ(0u, mqs.GetStats().installed_bytes);
 }
 
@@ -177,8 +186,6 @@ TEST_F(MQScheduleTest, NewSegmentsWithoutHistoryAreNotExpiredAtOnce) {
   mqs.WaitIdle();
   EXPECT_EQ(1, tables_[1]->groups->LoadedCount(0));
   ExpectInvariants(mqs);
-  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
-  mqs.DetachTable(FileNumber(1), tables_[1]->groups.get());
 }
 
 TEST_F(MQScheduleTest, InitialUnitsComeInOneSequentialReadPerUnit) {
@@ -208,8 +215,6 @@ TEST_F(MQScheduleTest, InitialUnitsComeInOneSequentialReadPerUnit) {
   EXPECT_EQ(1, tables_[1]->groups->LoadedCount(2));
   EXPECT_EQ(0, tables_[1]->groups->LoadedCount(3));
   ExpectInvariants(tight);
-  tight.DetachTable(FileNumber(1), tables_[1]->groups.get());
-  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
 }
 
 TEST_F(MQScheduleTest, BitsPerKeyBudgetEqualToUnitWidthFitsEveryFirstUnit) {
@@ -237,7 +242,6 @@ TEST_F(MQScheduleTest, BitsPerKeyBudgetEqualToUnitWidthFitsEveryFirstUnit) {
   EXPECT_EQ(unit_bytes, mqs.GetStats().mq.used_bytes);  // charged = allocated
   EXPECT_LE(used, budget);
   ExpectInvariants(mqs);
-  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
 }
 
 TEST_F(MQScheduleTest, BudgetFollowsTheKeysOfAttachedTables) {
@@ -261,7 +265,7 @@ TEST_F(MQScheduleTest, BudgetFollowsTheKeysOfAttachedTables) {
   EXPECT_LE(used, budget);
   ExpectInvariants(mqs);
 
-  mqs.DetachTable(FileNumber(1), tables_[1]->groups.get());
+  mqs.ForgetFile(FileNumber(1));
   mqs.GetMemory(&used, &budget);
   EXPECT_EQ(keys0, budget);
   EXPECT_LE(used, budget);
@@ -269,7 +273,7 @@ TEST_F(MQScheduleTest, BudgetFollowsTheKeysOfAttachedTables) {
     EXPECT_EQ(0, tables_[1]->groups->LoadedCount(s));
   }
   ExpectInvariants(mqs);
-  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+  mqs.ForgetFile(FileNumber(0));
   mqs.GetMemory(&used, &budget);
   EXPECT_EQ(0u, used);
   EXPECT_EQ(0u, budget);
@@ -320,12 +324,12 @@ TEST_F(MQScheduleTest, CompactedAwayTablesGiveUpUnitsAndBudgetAtOnce) {
   EXPECT_TRUE(mqs.GetSegmentHotness(FileNumber(1), &hot));
   ExpectInvariants(mqs);
 
-  // Reopened for the old version, it serves without units; closing that
-  // instance changes nothing.
+  // Reopened for the old version, it is not registered again: it serves
+  // without units.
   ASSERT_TRUE(Attach(&mqs, 1, /*initial=*/2).ok());
   mqs.WaitIdle();
   EXPECT_EQ(0, tables_[1]->groups->LoadedCount(0));
-  mqs.DetachTable(FileNumber(1), tables_[1]->groups.get());
+  EXPECT_FALSE(mqs.HasFilterGroups(FileNumber(1)));
   mqs.GetMemory(&used, &budget);
   EXPECT_EQ(keys0 + tables_[2]->index.total_keys(), budget);
   mqs.ForgetFile(FileNumber(1));
@@ -337,12 +341,11 @@ TEST_F(MQScheduleTest, CompactedAwayTablesGiveUpUnitsAndBudgetAtOnce) {
   mqs.GetMemory(&used, &budget);
   EXPECT_EQ(0u, used);
   EXPECT_EQ(0u, budget);
-  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
-  mqs.DetachTable(FileNumber(2), tables_[2]->groups.get());
+  EXPECT_FALSE(mqs.HasFilterGroups(FileNumber(0)));
   ExpectInvariants(mqs);
 }
 
-TEST_F(MQScheduleTest, HotnessSurvivesCloseAndIsForgottenWithTheFile) {
+TEST_F(MQScheduleTest, HotnessAndUnitsStayUntilTheFileIsForgotten) {
   MakeTables(1, 3000);
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
   ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
@@ -350,7 +353,8 @@ TEST_F(MQScheduleTest, HotnessSurvivesCloseAndIsForgottenWithTheFile) {
   for (int i = 0; i < 3; ++i) mqs.RecordAccess(Seg(0, 1), true);
   mqs.RecordAccess(Seg(0, 1), false);
   mqs.WaitIdle();
-  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
+  const int held = tables_[0]->groups->LoadedCount(1);
+  ASSERT_GT(held, 0);
 
   std::vector<MultiQueue::Hotness> hot;
   ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
@@ -360,20 +364,30 @@ TEST_F(MQScheduleTest, HotnessSurvivesCloseAndIsForgottenWithTheFile) {
   EXPECT_EQ(42u, hot[1].last_access);
   EXPECT_EQ(0u, hot[0].accesses);
 
-  // Reopened (a new instance): the hotness is still there, and inherited
-  // values are ignored for segments the schedule already knows.
-  TableFilterGroups reopened(tables_[0]->index, tables_[0]->file.get(),
-                             tables_[0]->file->size());
+  // A table of the same file opened again (the table cache closed the
+  // first) registers nothing new: the groups, their units and the hotness
+  // stay, and inherited values are ignored.
+  auto reopened = std::make_shared<TableFilterGroups>(tables_[0]->index,
+                                                      tables_[0]->file->size());
   InheritedHotness inherited;
   inherited.segments.assign(tables_[0]->index.num_segments(),
                             MultiQueue::Hotness{9, 9, 9});
-  ASSERT_TRUE(mqs.AttachTable(FileNumber(0), &reopened, &inherited, 0).ok());
+  ASSERT_TRUE(mqs.AttachTable(FileNumber(0), reopened, tables_[0]->file.get(),
+                              &inherited, 2)
+                  .ok());
+  mqs.WaitIdle();
+  EXPECT_EQ(0, reopened->LoadedCount(1));
+  EXPECT_EQ(held, tables_[0]->groups->LoadedCount(1));
   ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
   EXPECT_EQ(3u, hot[1].absent_probes);
+  EXPECT_EQ(held, mqs.UnitsReserved(FileNumber(0))[1]);
+  ExpectInvariants(mqs);
+
   mqs.ForgetFile(FileNumber(0));
   EXPECT_FALSE(mqs.GetSegmentHotness(FileNumber(0), &hot));
   EXPECT_EQ(0u, mqs.GetStats().attached_tables);
-  mqs.DetachTable(FileNumber(0), &reopened);  // no longer attached: no-op
+  EXPECT_EQ(0, tables_[0]->groups->LoadedCount(1));
+  EXPECT_FALSE(mqs.HasFilterGroups(FileNumber(0)));
 }
 
 TEST_F(MQScheduleTest, InheritedHotnessSeedsNewSegments) {
@@ -391,10 +405,9 @@ TEST_F(MQScheduleTest, InheritedHotnessSeedsNewSegments) {
     EXPECT_EQ(s * 20, hot[s].accesses);
   }
   EXPECT_GT(mqs.GetStats().mq.expected_extra_io, 0.0);
-  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
 }
 
-TEST_F(MQScheduleTest, DetachWaitsForALoadInFlight) {
+TEST_F(MQScheduleTest, ForgettingAFileDoesNotWaitForItsLoadsInFlight) {
   MakeTables(1, 3000);
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, /*background=*/true));
   ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
@@ -403,21 +416,17 @@ TEST_F(MQScheduleTest, DetachWaitsForALoadInFlight) {
   mqs.RecordAccess(Seg(0, 2), true);
   file->AwaitBlockedReader();  // the background thread is reading the unit
 
-  std::atomic<bool> detached{false};
-  std::thread closer([&] {
-    mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
-    detached.store(true);
-  });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_FALSE(detached.load());  // still waiting for the read
+  // Returns while the read is held at the gate (it would hang otherwise).
+  mqs.ForgetFile(FileNumber(0));
+  EXPECT_FALSE(mqs.HasFilterGroups(FileNumber(0)));
   file->SetOpen(true);
-  closer.join();
-  EXPECT_TRUE(detached.load());
   mqs.WaitIdle();
+  // The load finished into groups nobody can reach: nothing installed.
   for (uint32_t s = 0; s < tables_[0]->index.num_segments(); ++s) {
     EXPECT_EQ(0, tables_[0]->groups->LoadedCount(s));
   }
   EXPECT_EQ(0u, mqs.GetStats().installed_bytes);
+  EXPECT_EQ(0u, mqs.GetStats().mq.used_bytes);
   EXPECT_EQ(0u, mqs.GetStats().attached_tables);
   ExpectInvariants(mqs);
 }
@@ -438,7 +447,6 @@ TEST_F(MQScheduleTest, FullRingDropsRecordsWithoutBlocking) {
   mqs.WaitIdle();
   EXPECT_EQ(65u, mqs.GetStats().records);
   EXPECT_EQ(936u, mqs.GetStats().ring_drops);
-  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
 }
 
 TEST_F(MQScheduleTest, PausedBackgroundThreadProcessesNothing) {
@@ -454,7 +462,6 @@ TEST_F(MQScheduleTest, PausedBackgroundThreadProcessesNothing) {
   mqs.WaitIdle();
   EXPECT_EQ(10u, mqs.GetStats().records);
   EXPECT_EQ(6, tables_[0]->groups->LoadedCount(0));
-  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
 }
 
 TEST_F(MQScheduleTest, TablesWithSmallerGroupsAreNotAskedForMore) {
@@ -467,7 +474,6 @@ TEST_F(MQScheduleTest, TablesWithSmallerGroupsAreNotAskedForMore) {
   EXPECT_EQ(2, tables_[0]->groups->LoadedCount(0));
   EXPECT_EQ(0u, mqs.GetStats().unit_load_failures);
   ExpectInvariants(mqs);
-  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
 }
 
 TEST_F(MQScheduleTest, BudgetHoldsUnderChurn) {
@@ -514,8 +520,10 @@ TEST_F(MQScheduleTest, BudgetHoldsUnderChurn) {
     if (i % 2000 == 1999) mqs.WaitIdle();
     if (i % 5000 == 2999) await_check();
     if (i % 5000 == 4999) {
-      // Close and reopen a table in the middle of it all.
-      mqs.DetachTable(FileNumber(t), tables_[t]->groups.get());
+      // A file goes and a new one registers in the middle of it all.
+      mqs.ForgetFile(FileNumber(t));
+      tables_[t]->groups = std::make_shared<TableFilterGroups>(
+          tables_[t]->index, tables_[t]->file->size());
       ASSERT_TRUE(Attach(&mqs, t, 1).ok());
     }
   }
@@ -530,9 +538,7 @@ TEST_F(MQScheduleTest, BudgetHoldsUnderChurn) {
   EXPECT_GT(st.unit_evictions, 10u);
   EXPECT_LE(st.installed_bytes, 3 * largest);
   ExpectInvariants(mqs);
-  for (size_t t = 0; t < tables_.size(); ++t) {
-    mqs.DetachTable(FileNumber(t), tables_[t]->groups.get());
-  }
+  for (size_t t = 0; t < tables_.size(); ++t) mqs.ForgetFile(FileNumber(t));
   EXPECT_EQ(0u, mqs.GetStats().installed_bytes);
 }
 
@@ -547,7 +553,6 @@ TEST_F(MQScheduleTest, StatsStringReportsMemoryAndActivity) {
   EXPECT_NE(std::string::npos, text.find("segments by units loaded:"));
   EXPECT_NE(std::string::npos, text.find("E[extra I/O]"));
   EXPECT_NE(std::string::npos, text.find("1 processed, 0 dropped"));
-  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
 }
 
 TEST_F(MQScheduleTest, UnreadableUnitsAreReportedAndNeverInstalled) {
@@ -556,9 +561,11 @@ TEST_F(MQScheduleTest, UnreadableUnitsAreReportedAndNeverInstalled) {
   // The file ends inside the unit-0 region: every unit read fails.
   std::string bytes(static_cast<size_t>(index.region_offset(0) + 10), 'x');
   test::StringSource truncated(bytes);
-  TableFilterGroups groups(index, &truncated, tables_[0]->file->size());
+  auto groups =
+      std::make_shared<TableFilterGroups>(index, tables_[0]->file->size());
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
-  ASSERT_TRUE(mqs.AttachTable(FileNumber(0), &groups, nullptr, 1).ok());
+  ASSERT_TRUE(
+      mqs.AttachTable(FileNumber(0), groups, &truncated, nullptr, 1).ok());
   MQSchedule::Stats st = mqs.GetStats();
   EXPECT_EQ(index.num_segments(), st.unit_load_failures);
   EXPECT_EQ(index.num_segments(), stats_.unit_load_failures.load());
@@ -576,19 +583,27 @@ TEST_F(MQScheduleTest, UnreadableUnitsAreReportedAndNeverInstalled) {
   st = mqs.GetStats();
   EXPECT_EQ(index.num_segments(), st.unit_load_failures);
   for (uint32_t s = 0; s < index.num_segments(); ++s) {
-    EXPECT_EQ(0, groups.LoadedCount(s));
+    EXPECT_EQ(0, groups->LoadedCount(s));
   }
   ExpectInvariants(mqs);
-  mqs.DetachTable(FileNumber(0), &groups);
 }
 
 TEST_F(MQScheduleTest, RejectsBadArguments) {
   MakeTables(1, 3000);
   MQSchedule mqs(Opts(uint64_t{1} << 20, 0, false));
-  EXPECT_TRUE(mqs.AttachTable(1, nullptr, nullptr, 1).IsInvalidArgument());
-  EXPECT_TRUE(
-      mqs.AttachTable(uint64_t{1} << 50, tables_[0]->groups.get(), nullptr, 1)
-          .IsInvalidArgument());
+  EXPECT_TRUE(mqs.AttachTable(uint64_t{1} << 50, tables_[0]->groups,
+                              tables_[0]->file.get(), nullptr, 1)
+                  .IsInvalidArgument());
+  EXPECT_FALSE(mqs.HasFilterGroups(uint64_t{1} << 50));
+  EXPECT_EQ(0u, mqs.GetStats().attached_tables);
+  // A table without filter groups registers as such: screens send Gets to
+  // the table itself.
+  EXPECT_TRUE(mqs.AttachTable(1, nullptr, nullptr, nullptr, 1).ok());
+  EXPECT_FALSE(mqs.HasFilterGroups(1));
+  EXPECT_EQ(MQSchedule::Screening::kNoFilter,
+            mqs.Screen(1, Slice("k"), 0).verdict);
+  EXPECT_EQ(MQSchedule::Screening::kUnknown,
+            mqs.Screen(2, Slice("k"), 0).verdict);
   EXPECT_EQ(0u, mqs.GetStats().attached_tables);
   // Unknown segments are ignored.
   mqs.RecordAccess(Seg(5, 0), true);
@@ -641,7 +656,7 @@ TEST_F(MQScheduleTest, TargetsBeyondInitialUnitsAreToppedUpInTheBackground) {
   EXPECT_EQ((std::vector<int>{1, 3, 0, 1}),
             std::vector<int>(reserved.begin(), reserved.begin() + 4));
   ExpectInvariants(mqs);
-  mqs.DetachTable(FileNumber(0), groups);
+  mqs.ForgetFile(FileNumber(0));
   EXPECT_TRUE(mqs.UnitsReserved(FileNumber(0)).empty());
 }
 
@@ -673,42 +688,13 @@ TEST_F(MQScheduleTest, TopUpsUseFreeMemoryOnlyAndWaitForIt) {
   EXPECT_LE(used, budget);
   ExpectInvariants(mqs);
 
-  // Table 1 closes: its memory is free, the top-up completes.
-  mqs.DetachTable(FileNumber(1), tables_[1]->groups.get());
+  // Table 1 is deleted: its memory is free, the top-up completes.
+  mqs.ForgetFile(FileNumber(1));
   mqs.WaitIdle();
   EXPECT_EQ(3, groups->LoadedCount(1));
   EXPECT_EQ(0, groups->LoadedCount(2));
   EXPECT_EQ(1, groups->LoadedCount(0));
   ExpectInvariants(mqs);
-  mqs.DetachTable(FileNumber(0), groups);
-}
-
-TEST_F(MQScheduleTest, AReopenedTableGetsTheUnitsItHeldWhenItClosed) {
-  MakeTables(1, 3000);
-  MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
-  ASSERT_TRUE(Attach(&mqs, 0, 1).ok());
-  TableFilterGroups* groups = tables_[0]->groups.get();
-  for (int i = 0; i < 4; ++i) mqs.RecordAccess(Seg(0, 2), true);
-  mqs.WaitIdle();
-  ASSERT_EQ(5, groups->LoadedCount(2));
-  mqs.DetachTable(FileNumber(0), groups);
-
-  // Closed: the units it held are its targets.
-  InheritedHotness closed;
-  ASSERT_TRUE(mqs.GetFileHotness(FileNumber(0), &closed));
-  EXPECT_EQ(5, closed.units[2]);
-  EXPECT_EQ(1, closed.units[0]);
-  EXPECT_EQ(4u, closed.segments[2].absent_probes);
-
-  TableFilterGroups reopened(tables_[0]->index, tables_[0]->file.get(),
-                             tables_[0]->file->size());
-  ASSERT_TRUE(mqs.AttachTable(FileNumber(0), &reopened, nullptr, 1).ok());
-  EXPECT_EQ(1, reopened.LoadedCount(2));  // initial_units at once
-  mqs.WaitIdle();
-  EXPECT_EQ(5, reopened.LoadedCount(2));  // the rest in the background
-  EXPECT_EQ(1, reopened.LoadedCount(0));
-  ExpectInvariants(mqs);
-  mqs.DetachTable(FileNumber(0), &reopened);
 }
 
 TEST_F(MQScheduleTest, SeedsServeFilesNotOpenedYet) {
@@ -744,7 +730,6 @@ TEST_F(MQScheduleTest, SeedsServeFilesNotOpenedYet) {
   mqs.SeedFileHotness(FileNumber(0), other);
   ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
   EXPECT_EQ(50u, hot[1].absent_probes);
-  mqs.DetachTable(FileNumber(0), tables_[0]->groups.get());
 
   // Files reported with hotness are seeded; forgetting drops the seed.
   std::vector<MQSchedule::FileReport> files = {{FileNumber(1), 3, &seed},

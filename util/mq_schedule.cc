@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "leveldb/env.h"
+#include "leveldb/slice.h"
 #include "table/filter_group.h"
 #include "table/filter_unit.h"
 #include "util/io_stats.h"
@@ -52,6 +53,65 @@ MultiQueue::Options QueueOptions(const MQScheduleOptions& options) {
   q.aging_lifetimes = kAgingLifetimes;
   return q;
 }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// FileMap: open addressing over file numbers, built whole from tables_ and
+// never changed, so Gets can read it without a lock.
+
+class MQSchedule::FileMap {
+ public:
+  struct Entry {
+    uint64_t number = 0;
+    const TableFilterGroups* groups = nullptr;  // null: no ElasticBF filter
+    bool used = false;
+  };
+
+  explicit FileMap(const std::unordered_map<uint64_t, Attached>& tables) {
+    size_t capacity = 16;
+    while (capacity < 2 * tables.size()) capacity <<= 1;
+    mask_ = capacity - 1;
+    entries_.reset(new Entry[capacity]);
+    for (const auto& [number, attached] : tables) {
+      size_t i = Home(number);
+      while (entries_[i].used) i = (i + 1) & mask_;
+      entries_[i].number = number;
+      entries_[i].groups = attached.groups.get();
+      entries_[i].used = true;
+    }
+  }
+
+  // The entry of a registered file, else null.
+  const Entry* Find(uint64_t number) const {
+    for (size_t i = Home(number);; i = (i + 1) & mask_) {
+      const Entry& e = entries_[i];
+      if (!e.used) return nullptr;
+      if (e.number == number) return &e;
+    }
+  }
+
+  static void Delete(void* map) { delete static_cast<FileMap*>(map); }
+
+ private:
+  // File numbers are dense: multiplicative hashing spreads them.
+  size_t Home(uint64_t number) const {
+    return static_cast<size_t>((number * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
+  }
+
+  size_t mask_;
+  std::unique_ptr<Entry[]> entries_;
+};
+
+namespace {
+
+// Keeps a retired table's groups alive until no reader can still see them.
+struct GroupsHolder {
+  std::shared_ptr<TableFilterGroups> groups;
+  static void Delete(void* holder) {
+    delete static_cast<GroupsHolder*>(holder);
+  }
+};
 
 }  // namespace
 
@@ -118,6 +178,10 @@ MQSchedule::MQSchedule(const MQScheduleOptions& options)
       loads_done_(&mu_),
       mq_(QueueOptions(options)),
       wake_cv_(&wake_mu_) {
+  {
+    MutexLock l(&mu_);
+    PublishFileMapLocked();
+  }
   if (options_.background_thread) {
     thread_ = std::thread([this] { BackgroundLoop(); });
   }
@@ -133,11 +197,15 @@ MQSchedule::~MQSchedule() {
   {
     MutexLock l(&mu_);
     while (loads_outstanding_ > 0) loads_done_.Wait();
-    // Tables should have been detached; free what is left anyway.
-    for (auto& entry : tables_) DetachLocked(entry.first, &entry.second);
+    for (auto& entry : tables_) {
+      if (entry.second.groups != nullptr) {
+        DetachLocked(entry.first, &entry.second);
+      }
+    }
     tables_.clear();
   }
   epoch_.Drain();
+  delete file_map_.load(std::memory_order_relaxed);
 }
 
 void MQSchedule::AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n) {
@@ -157,6 +225,58 @@ void MQSchedule::RecordAccess(SegmentId id, bool absent) {
       !wake_requested_.exchange(true, std::memory_order_acq_rel)) {
     MutexLock l(&wake_mu_);
     wake_cv_.Signal();
+  }
+}
+
+MQSchedule::Screening MQSchedule::Screen(uint64_t file_number, const Slice& key,
+                                         uint64_t key_hash) const {
+  Screening result;
+  // The guard covers the map and unit probes only, never a read from disk.
+  EpochGuard guard(const_cast<EpochDomain*>(&epoch_));
+  const FileMap::Entry* entry =
+      file_map_.load(std::memory_order_acquire)->Find(file_number);
+  if (entry == nullptr) return result;
+  const TableFilterGroups* groups = entry->groups;
+  if (groups == nullptr || !groups->locator().usable()) {
+    result.verdict = Screening::kNoFilter;
+    return result;
+  }
+  uint32_t segment;
+  if (!groups->locator().Find(key, &segment)) {
+    result.verdict = Screening::kPastEnd;
+    return result;
+  }
+  result.segment = MultiQueue::MakeSegmentId(file_number, segment);
+  result.verdict = groups->MayMatch(segment, key_hash, &result.consulted)
+                       ? Screening::kMayMatch
+                       : Screening::kRuledOut;
+  return result;
+}
+
+bool MQSchedule::HasFilterGroups(uint64_t file_number) const {
+  EpochGuard guard(const_cast<EpochDomain*>(&epoch_));
+  const FileMap::Entry* entry =
+      file_map_.load(std::memory_order_acquire)->Find(file_number);
+  return entry != nullptr && entry->groups != nullptr;
+}
+
+void MQSchedule::PublishFileMapLocked() {
+  const FileMap* old =
+      file_map_.exchange(new FileMap(tables_), std::memory_order_acq_rel);
+  if (old != nullptr)
+    epoch_.Retire(const_cast<FileMap*>(old), &FileMap::Delete);
+}
+
+void MQSchedule::UnregisterLocked(uint64_t file_number) {
+  auto it = tables_.find(file_number);
+  if (it == tables_.end()) return;
+  std::shared_ptr<TableFilterGroups> groups = it->second.groups;
+  if (groups != nullptr) DetachLocked(file_number, &it->second);
+  tables_.erase(it);
+  PublishFileMapLocked();
+  // Screens that found the old map may still probe the groups.
+  if (groups != nullptr) {
+    epoch_.Retire(new GroupsHolder{std::move(groups)}, &GroupsHolder::Delete);
   }
 }
 
@@ -199,7 +319,7 @@ size_t MQSchedule::ProcessRecords() {
       const bool absent = (record.tagged_id & kAbsentBit) != 0;
       if (!mq_.RecordAccess(id, now, absent)) continue;
       auto it = tables_.find(MultiQueue::FileNumberOf(id));
-      if (it == tables_.end()) continue;  // closed: only hotness counts
+      if (it == tables_.end() || it->second.groups == nullptr) continue;
       const uint32_t seg = MultiQueue::SegmentIndexOf(id);
       if (seg >= it->second.unit_limit.size() ||
           mq_.UnitsLoaded(id) >= it->second.unit_limit[seg]) {
@@ -265,7 +385,7 @@ void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
         deficits_.erase(deficit);  // reached, or cannot be reached
         continue;
       }
-      if (busy_.count(table->second.groups) != 0) {
+      if (busy_.count(table->second.groups.get()) != 0) {
         // Loads into this table are in flight (its opening ones, say): a
         // unit above them would not install yet. Try again next time.
         retry = true;
@@ -292,7 +412,9 @@ MQSchedule::LoadCheck MQSchedule::CheckLoadLocked(
     uint64_t file_number, const TableFilterGroups* groups, SegmentId id,
     int unit) {
   auto it = tables_.find(file_number);
-  if (it == tables_.end() || it->second.groups != groups) return kSkipLoad;
+  if (it == tables_.end() || it->second.groups.get() != groups) {
+    return kSkipLoad;
+  }
   const uint32_t seg = MultiQueue::SegmentIndexOf(id);
   const int reserved = mq_.UnitsLoaded(id);
   const int installed = groups->LoadedCount(seg);
@@ -311,28 +433,44 @@ MQSchedule::LoadCheck MQSchedule::CheckLoadLocked(
 }
 
 void MQSchedule::ExecuteLoads(const std::vector<Load>& loads) {
+  // Consecutive loads of one file share one open handle.
+  uint64_t open_number = 0;
+  std::unique_ptr<RandomAccessFile> file;
+  Status open_status;
   for (const Load& load : loads) {
-    const uint64_t file = MultiQueue::FileNumberOf(load.id);
+    const uint64_t number = MultiQueue::FileNumberOf(load.id);
     const uint32_t seg = MultiQueue::SegmentIndexOf(load.id);
-    TableFilterGroups* groups = nullptr;
+    std::shared_ptr<TableFilterGroups> groups;
     {
       MutexLock l(&mu_);
-      auto it = tables_.find(file);
-      if (it != tables_.end() &&
-          CheckLoadLocked(file, it->second.groups, load.id, load.unit) ==
-              kDoLoad) {
+      auto it = tables_.find(number);
+      if (it != tables_.end() && it->second.groups != nullptr &&
+          CheckLoadLocked(number, it->second.groups.get(), load.id,
+                          load.unit) == kDoLoad) {
         groups = it->second.groups;
-        ++busy_[groups];
+        ++busy_[groups.get()];
       } else {
         EndLoadLocked(nullptr);
         continue;
       }
     }
+    if (file == nullptr || open_number != number) {
+      file.reset();
+      open_number = number;
+      open_status = options_.open_table_file
+                        ? options_.open_table_file(number, &file)
+                        : Status::NotSupported("no way to open table files");
+      if (open_status.ok() && file == nullptr) {
+        open_status = Status::IOError("table file did not open");
+      }
+    }
     UnitBuffer buffer;
-    const Status s = groups->ReadUnit(seg, load.unit, &buffer);
+    const Status s = open_status.ok()
+                         ? groups->ReadUnit(file.get(), seg, load.unit, &buffer)
+                         : open_status;
     MutexLock l(&mu_);
-    FinishLoadLocked(file, groups, load.id, load.unit, s, &buffer);
-    EndLoadLocked(groups);
+    FinishLoadLocked(number, groups.get(), load.id, load.unit, s, &buffer);
+    EndLoadLocked(groups.get());
   }
 }
 
@@ -346,13 +484,15 @@ void MQSchedule::EndLoadLocked(const TableFilterGroups* groups) {
 }
 
 void MQSchedule::FinishLoadLocked(uint64_t file_number,
-                                  TableFilterGroups* groups, SegmentId id,
-                                  int unit, const Status& read_status,
-                                  UnitBuffer* buffer, bool log_failure) {
+                                  const TableFilterGroups* read_into,
+                                  SegmentId id, int unit,
+                                  const Status& read_status, UnitBuffer* buffer,
+                                  bool log_failure) {
   auto it = tables_.find(file_number);
-  // Detached or taken over while reading: the MultiQueue no longer holds
-  // this reservation for `groups`.
-  if (it == tables_.end() || it->second.groups != groups) return;
+  // Unregistered while reading: the MultiQueue no longer holds this
+  // reservation for `read_into`.
+  if (it == tables_.end() || it->second.groups.get() != read_into) return;
+  TableFilterGroups* groups = it->second.groups.get();
   const uint32_t seg = MultiQueue::SegmentIndexOf(id);
   const int reserved = mq_.UnitsLoaded(id);
   const int installed = groups->LoadedCount(seg);
@@ -383,7 +523,7 @@ void MQSchedule::FinishLoadLocked(uint64_t file_number,
   }
   if (installed > unit) return;  // another read of this unit succeeded
   // Do not retry a unit that failed, nor any unit above it, while this
-  // table stays open.
+  // file stays registered.
   int& limit = it->second.unit_limit[seg];
   limit = std::min(limit, unit);
   if (unit < reserved) mq_.AbortLoad(id, unit);
@@ -395,7 +535,7 @@ void MQSchedule::DropVictimsLocked(
     ++unit_evictions_;
     AddStat(&IoStats::unit_evictions, 1);
     auto it = tables_.find(MultiQueue::FileNumberOf(v.id));
-    if (it == tables_.end()) continue;
+    if (it == tables_.end() || it->second.groups == nullptr) continue;
     installed_bytes_ -= it->second.groups->DropUnits(
         MultiQueue::SegmentIndexOf(v.id), v.unit, &epoch_);
   }
@@ -405,7 +545,7 @@ uint64_t MQSchedule::BudgetKeysLocked() const {
   if (!files_reported_) return attached_keys_;
   uint64_t keys = 0;
   for (const auto& [file_number, entry] : tables_) {
-    if (live_files_.count(file_number) != 0) {
+    if (entry.groups != nullptr && live_files_.count(file_number) != 0) {
       keys += entry.groups->index().total_keys();
     }
   }
@@ -419,24 +559,24 @@ void MQSchedule::UpdateBudgetLocked() {
                         static_cast<double>(BudgetKeysLocked());
     budget = bits > 0 ? static_cast<uint64_t>(bits / 8) : 0;
   }
-  if (budget == mq_.budget_bytes()) return;
-  if (budget > mq_.budget_bytes()) topup_pending_ = true;
-  DropVictimsLocked(mq_.SetBudget(budget, Now()));
+  budget_bytes_ = budget;
+  // Locators come first: without one a table's units cannot be used.
+  const uint64_t units = budget > locator_bytes_ ? budget - locator_bytes_ : 0;
+  if (units == mq_.budget_bytes()) return;
+  if (units > mq_.budget_bytes()) topup_pending_ = true;
+  DropVictimsLocked(mq_.SetBudget(units, Now()));
 }
 
 void MQSchedule::DetachLocked(uint64_t file_number, Attached* entry) {
   const uint32_t count = entry->groups->num_segments();
-  InheritedHotness& seed = seeds_[file_number];
-  seed.segments.clear();  // the MultiQueue keeps the hotness
-  seed.units.assign(count, -1);
   for (uint32_t s = 0; s < count; ++s) {
     const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
-    seed.units[s] = TargetUnitsLocked(id);
     deficits_.erase(id);
-    mq_.Detach(id);
+    mq_.Detach(id);  // the MultiQueue keeps the hotness
   }
   installed_bytes_ -= entry->groups->DropAll(&epoch_);
   attached_keys_ -= entry->groups->index().total_keys();
+  locator_bytes_ -= entry->groups->locator().ApproximateMemoryUsage();
   topup_pending_ = true;  // memory was freed
 }
 
@@ -454,125 +594,152 @@ void MQSchedule::SeedFileHotness(uint64_t file_number,
   SeedLocked(file_number, hotness);
 }
 
-Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
+Status MQSchedule::AttachTable(uint64_t file_number,
+                               std::shared_ptr<TableFilterGroups> groups,
+                               RandomAccessFile* file,
                                const InheritedHotness* inherited,
                                int initial_units) {
-  if (groups == nullptr) {
-    return Status::InvalidArgument("AttachTable: no filter groups");
-  }
   // Segment ids keep the file number in bits [20, 63); bit 63 tags absent
   // probes in the access ring.
   if (file_number >= (uint64_t{1} << (63 - MultiQueue::kSegmentIndexBits))) {
     return Status::InvalidArgument("file number too large for ElasticBF");
   }
-  const ElasticIndex& index = groups->index();
-  const uint32_t count = index.num_segments();
-  if (count == 0 || count > MultiQueue::kMaxSegmentsPerFile) {
+  const uint32_t count = groups == nullptr ? 0 : groups->num_segments();
+  if (groups != nullptr &&
+      (count == 0 || count > MultiQueue::kMaxSegmentsPerFile)) {
     return Status::InvalidArgument("bad segment count for ElasticBF");
   }
-  const int max_units =
-      std::min(index.units_per_segment(), MaxUnits(options_.elastic));
-  const int initial = std::clamp(initial_units, 0, max_units);
-
-  // rounds[u]: the segments whose unit u is reserved.
   std::vector<std::vector<uint32_t>> rounds;
   {
     MutexLock l(&mu_);
     // A compacted-away table reopened for an old version serves its
     // readers without units ("maybe"): the budget is for live tables.
-    if (retired_files_.count(file_number) != 0) return Status::OK();
-    auto it = tables_.find(file_number);
-    if (it != tables_.end()) {
-      if (it->second.groups == groups) return Status::OK();
-      DetachLocked(file_number, &it->second);  // a newer instance takes over
-      tables_.erase(it);
+    if (retired_files_.count(file_number) != 0 ||
+        tables_.count(file_number) != 0) {
+      return Status::OK();
     }
+    tables_[file_number].groups = groups;
+    if (groups != nullptr) {
+      rounds = RegisterSegmentsLocked(file_number, inherited, initial_units);
+    }
+    PublishFileMapLocked();
+  }
+  if (!rounds.empty()) LoadInitialUnits(file_number, groups, file, rounds);
+  return Status::OK();
+}
 
-    // What the segments start from: a file seen before keeps its own
-    // history (the MultiQueue's hotness, the units held at its close);
-    // otherwise the caller's inherited values, else a seed.
-    const bool known = known_files_.count(file_number) != 0;
-    auto seed_it = seeds_.find(file_number);
-    const InheritedHotness* source = nullptr;
-    if (!known && inherited != nullptr) {
-      source = inherited;
-    } else if (seed_it != seeds_.end()) {
-      source = &seed_it->second;
-    }
-    const bool use_hotness =
-        source != nullptr && source->segments.size() == count;
-    std::vector<int> target(count, initial);
-    if (source != nullptr && source->units.size() == count) {
-      for (uint32_t s = 0; s < count; ++s) {
-        if (source->units[s] >= 0) {
-          target[s] = std::min(source->units[s], max_units);
-        }
-      }
-    }
+std::vector<std::vector<uint32_t>> MQSchedule::RegisterSegmentsLocked(
+    uint64_t file_number, const InheritedHotness* inherited,
+    int initial_units) {
+  Attached& entry = tables_[file_number];
+  const TableFilterGroups& groups = *entry.groups;
+  const ElasticIndex& index = groups.index();
+  const uint32_t count = index.num_segments();
+  const int max_units =
+      std::min(index.units_per_segment(), MaxUnits(options_.elastic));
+  const int initial = std::clamp(initial_units, 0, max_units);
 
-    auto level_it = file_levels_.find(file_number);
-    const int level = level_it == file_levels_.end() ? 0 : level_it->second;
-    // A segment with no history counts as accessed when it opens: it has
-    // not had a lifetime to prove itself cold, and would otherwise be
-    // every hot segment's first victim (its f is 0) right after a flush.
-    MultiQueue::Hotness fresh;
-    fresh.last_access = Now();
+  // What the segments start from: the caller's inherited values, else a
+  // seed.
+  auto seed_it = seeds_.find(file_number);
+  const InheritedHotness* source = inherited;
+  if (source == nullptr && seed_it != seeds_.end()) source = &seed_it->second;
+  const bool use_hotness =
+      source != nullptr && source->segments.size() == count;
+  std::vector<int> target(count, initial);
+  if (source != nullptr && source->units.size() == count) {
     for (uint32_t s = 0; s < count; ++s) {
-      // Charge a unit's real allocation, its whole 64-bit words (equal to
-      // its encoded size except for legacy units).
-      mq_.Attach(MultiQueue::MakeSegmentId(file_number, s),
-                 FilterUnitMemoryBytes(index.segment(s).unit_size), level,
-                 use_hotness ? source->segments[s] : fresh);
-    }
-    if (seed_it != seeds_.end()) seeds_.erase(seed_it);  // source is done
-    Attached& entry = tables_[file_number];
-    entry.groups = groups;
-    entry.unit_limit.assign(count, max_units);
-    known_files_[file_number] = count;
-    attached_keys_ += index.total_keys();
-    UpdateBudgetLocked();
-
-    // Loaded now: up to initial_units (fewer if the target is lower).
-    // Unit by unit across segments, so a tight budget gives unit 0 to as
-    // many segments as possible before any gets unit 1.
-    std::vector<int> now_units(count);
-    int most = 0;
-    for (uint32_t s = 0; s < count; ++s) {
-      now_units[s] = std::min(target[s], initial);
-      most = std::max(most, now_units[s]);
-    }
-    const uint64_t now = Now();
-    std::vector<bool> eligible(count, true);
-    for (int u = 0; u < most; ++u) {
-      std::vector<uint32_t> round;
-      for (uint32_t s = 0; s < count; ++s) {
-        if (!eligible[s] || now_units[s] <= u) continue;
-        const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
-        MultiQueue::Plan plan = mq_.PlanInitialUnits(id, 1, now);
-        DropVictimsLocked(plan.victims);
-        if (plan.units_to_load == 1 && plan.first_unit == u) {
-          round.push_back(s);
-        } else {
-          eligible[s] = false;
-          if (plan.units_to_load > 0) mq_.AbortLoad(id, plan.first_unit);
-        }
-      }
-      if (round.empty()) break;
-      loads_outstanding_ += static_cast<int>(round.size());
-      rounds.push_back(std::move(round));
-    }
-    if (!rounds.empty()) ++busy_[groups];
-
-    // The rest comes from the background thread as memory allows.
-    for (uint32_t s = 0; s < count; ++s) {
-      const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
-      if (target[s] > mq_.UnitsLoaded(id)) {
-        deficits_[id] = target[s];
-        topup_pending_ = true;
-      }
+      if (source->units[s] >= 0)
+        target[s] = std::min(source->units[s], max_units);
     }
   }
 
+  auto level_it = file_levels_.find(file_number);
+  const int level = level_it == file_levels_.end() ? 0 : level_it->second;
+  // A segment with no history counts as accessed when it opens: it has
+  // not had a lifetime to prove itself cold, and would otherwise be
+  // every hot segment's first victim (its f is 0) right after a flush.
+  MultiQueue::Hotness fresh;
+  fresh.last_access = Now();
+  for (uint32_t s = 0; s < count; ++s) {
+    // Charge a unit's real allocation, its whole 64-bit words (equal to
+    // its encoded size except for legacy units).
+    mq_.Attach(MultiQueue::MakeSegmentId(file_number, s),
+               FilterUnitMemoryBytes(index.segment(s).unit_size), level,
+               use_hotness ? source->segments[s] : fresh);
+  }
+  if (seed_it != seeds_.end()) seeds_.erase(seed_it);  // source is done
+  entry.unit_limit.assign(count, max_units);
+  known_files_[file_number] = count;
+  attached_keys_ += index.total_keys();
+  locator_bytes_ += groups.locator().ApproximateMemoryUsage();
+  UpdateBudgetLocked();
+
+  std::vector<std::vector<uint32_t>> rounds =
+      PlanInitialUnitsLocked(file_number, target, initial);
+  if (!rounds.empty()) ++busy_[entry.groups.get()];
+  // The rest comes from the background thread as memory allows.
+  for (uint32_t s = 0; s < count; ++s) {
+    const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
+    if (target[s] > mq_.UnitsLoaded(id)) {
+      deficits_[id] = target[s];
+      topup_pending_ = true;
+    }
+  }
+  return rounds;
+}
+
+std::vector<std::vector<uint32_t>> MQSchedule::PlanInitialUnitsLocked(
+    uint64_t file_number, const std::vector<int>& target, int initial) {
+  // Up to initial_units each (fewer if the target is lower), unit by unit
+  // across segments, so a tight budget gives unit 0 to as many segments as
+  // possible before any gets unit 1.
+  const uint32_t count = static_cast<uint32_t>(target.size());
+  std::vector<int> now_units(count);
+  int most = 0;
+  for (uint32_t s = 0; s < count; ++s) {
+    now_units[s] = std::min(target[s], initial);
+    most = std::max(most, now_units[s]);
+  }
+  const uint64_t now = Now();
+  std::vector<bool> eligible(count, true);
+  std::vector<std::vector<uint32_t>> rounds;
+  for (int u = 0; u < most; ++u) {
+    std::vector<uint32_t> round;
+    for (uint32_t s = 0; s < count; ++s) {
+      if (!eligible[s] || now_units[s] <= u) continue;
+      const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
+      MultiQueue::Plan plan = mq_.PlanInitialUnits(id, 1, now);
+      DropVictimsLocked(plan.victims);
+      if (plan.units_to_load == 1 && plan.first_unit == u) {
+        round.push_back(s);
+      } else {
+        eligible[s] = false;
+        if (plan.units_to_load > 0) mq_.AbortLoad(id, plan.first_unit);
+      }
+    }
+    if (round.empty()) break;
+    loads_outstanding_ += static_cast<int>(round.size());
+    rounds.push_back(std::move(round));
+  }
+  return rounds;
+}
+
+void MQSchedule::LoadInitialUnits(
+    uint64_t file_number, const std::shared_ptr<TableFilterGroups>& groups,
+    RandomAccessFile* file, const std::vector<std::vector<uint32_t>>& rounds) {
+  std::unique_ptr<RandomAccessFile> own_file;
+  Status open_status;
+  if (file == nullptr) {
+    open_status = options_.open_table_file
+                      ? options_.open_table_file(file_number, &own_file)
+                      : Status::NotSupported("no way to open table files");
+    file = own_file.get();
+    if (open_status.ok() && file == nullptr) {
+      open_status = Status::IOError("table file did not open");
+    }
+  }
+  const uint32_t count = groups->num_segments();
   for (size_t u = 0; u < rounds.size(); ++u) {
     const int unit = static_cast<int>(u);
     const std::vector<uint32_t>& round = rounds[u];
@@ -580,7 +747,14 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
       // Every segment wants this unit: one sequential read of the region.
       std::vector<UnitBuffer> buffers;
       std::vector<Status> statuses;
-      const Status region = groups->ReadUnitRegion(unit, &buffers, &statuses);
+      const Status region =
+          open_status.ok()
+              ? groups->ReadUnitRegion(file, unit, &buffers, &statuses)
+              : open_status;
+      if (!open_status.ok()) {
+        buffers.resize(count);
+        statuses.assign(count, open_status);
+      }
       if (!region.ok()) {
         // One report for the whole region rather than one per segment.
         Log(options_.info_log,
@@ -591,7 +765,7 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
       MutexLock l(&mu_);
       ++region_reads_;
       for (uint32_t s = 0; s < count; ++s) {
-        FinishLoadLocked(file_number, groups,
+        FinishLoadLocked(file_number, groups.get(),
                          MultiQueue::MakeSegmentId(file_number, s), unit,
                          statuses[s], &buffers[s], /*log_failure=*/region.ok());
         --loads_outstanding_;
@@ -604,45 +778,41 @@ Status MQSchedule::AttachTable(uint64_t file_number, TableFilterGroups* groups,
       bool go;
       {
         MutexLock l(&mu_);
-        go = CheckLoadLocked(file_number, groups, id, unit) == kDoLoad;
+        go = CheckLoadLocked(file_number, groups.get(), id, unit) == kDoLoad;
         if (!go) EndLoadLocked(nullptr);
       }
       if (!go) continue;
       UnitBuffer buffer;
-      const Status st = groups->ReadUnit(s, unit, &buffer);
+      const Status st = open_status.ok()
+                            ? groups->ReadUnit(file, s, unit, &buffer)
+                            : open_status;
       MutexLock l(&mu_);
-      FinishLoadLocked(file_number, groups, id, unit, st, &buffer);
+      FinishLoadLocked(file_number, groups.get(), id, unit, st, &buffer);
       EndLoadLocked(nullptr);
     }
   }
-
-  if (!rounds.empty()) {
-    MutexLock l(&mu_);
-    auto it = busy_.find(groups);
-    if (it != busy_.end() && --it->second == 0) busy_.erase(it);
-    loads_done_.SignalAll();
-  }
-  return Status::OK();
+  MutexLock l(&mu_);
+  auto it = busy_.find(groups.get());
+  if (it != busy_.end() && --it->second == 0) busy_.erase(it);
+  loads_done_.SignalAll();
 }
 
-void MQSchedule::DetachTable(uint64_t file_number,
-                             const TableFilterGroups* groups) {
+bool MQSchedule::SegmentBounds(uint64_t file_number,
+                               std::vector<std::string>* bounds) const {
+  bounds->clear();
   MutexLock l(&mu_);
-  while (busy_.count(groups) != 0) loads_done_.Wait();
   auto it = tables_.find(file_number);
-  if (it == tables_.end() || it->second.groups != groups) return;
-  DetachLocked(file_number, &it->second);
-  tables_.erase(it);
-  UpdateBudgetLocked();
+  if (it == tables_.end() || it->second.groups == nullptr ||
+      !it->second.groups->locator().usable()) {
+    return false;
+  }
+  it->second.groups->locator().LastKeys(bounds);
+  return true;
 }
 
 void MQSchedule::ForgetFile(uint64_t file_number) {
   MutexLock l(&mu_);
-  auto it = tables_.find(file_number);
-  if (it != tables_.end()) {
-    DetachLocked(file_number, &it->second);
-    tables_.erase(it);
-  }
+  UnregisterLocked(file_number);
   mq_.Forget(file_number);  // nothing attached is left to release
   retired_files_.erase(file_number);
   live_files_.erase(file_number);
@@ -672,18 +842,12 @@ bool MQSchedule::GetFileHotness(uint64_t file_number,
   }
   const uint32_t count = it->second;
   const bool attached = tables_.count(file_number) != 0;
-  const bool closed_units =
-      !attached && seed != seeds_.end() && seed->second.units.size() == count;
   hotness->segments.assign(count, MultiQueue::Hotness());
   hotness->units.assign(count, -1);
   for (uint32_t s = 0; s < count; ++s) {
     const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
     mq_.GetHotness(id, &hotness->segments[s]);
-    if (attached) {
-      hotness->units[s] = TargetUnitsLocked(id);
-    } else if (closed_units) {
-      hotness->units[s] = seed->second.units[s];
-    }
+    if (attached) hotness->units[s] = TargetUnitsLocked(id);
   }
   return true;
 }
@@ -692,7 +856,7 @@ std::vector<int> MQSchedule::UnitsReserved(uint64_t file_number) const {
   MutexLock l(&mu_);
   std::vector<int> units;
   auto it = tables_.find(file_number);
-  if (it == tables_.end()) return units;
+  if (it == tables_.end() || it->second.groups == nullptr) return units;
   const uint32_t count = it->second.groups->num_segments();
   units.resize(count);
   for (uint32_t s = 0; s < count; ++s) {
@@ -755,10 +919,7 @@ void MQSchedule::ReportFiles(const std::vector<FileReport>& files) {
 
 void MQSchedule::RetireLocked(uint64_t file_number) {
   retired_files_.insert(file_number);
-  auto it = tables_.find(file_number);
-  if (it == tables_.end()) return;
-  DetachLocked(file_number, &it->second);
-  tables_.erase(it);
+  UnregisterLocked(file_number);
 }
 
 MQSchedule::Stats MQSchedule::GetStats() const {
@@ -766,11 +927,12 @@ MQSchedule::Stats MQSchedule::GetStats() const {
   Stats st;
   st.mq = mq_.GetStats();
   st.installed_bytes = installed_bytes_;
-  st.attached_tables = tables_.size();
-  st.attached_keys = attached_keys_;
   for (const auto& table : tables_) {
-    st.locator_bytes += table.second.groups->locator().ApproximateMemoryUsage();
+    if (table.second.groups != nullptr) ++st.attached_tables;
   }
+  st.attached_keys = attached_keys_;
+  st.locator_bytes = locator_bytes_;
+  st.budget_bytes = budget_bytes_;
   st.budget_keys = BudgetKeysLocked();
   st.records = records_;
   st.ring_drops = ring_drops_.load(std::memory_order_relaxed);
@@ -793,12 +955,15 @@ std::string MQSchedule::StatsString() const {
   auto counter = [&line, &buf](const char* name, uint64_t value) {
     line(std::snprintf(buf, sizeof(buf), "%s: %" PRIu64 "\n", name, value));
   };
-  const double per_key =
-      st.budget_keys == 0
-          ? 0.0
-          : 8.0 * static_cast<double>(st.installed_bytes) / st.budget_keys;
-  counter("memory_used_bytes", st.installed_bytes);
-  counter("memory_budget_bytes", st.mq.budget_bytes);
+  const uint64_t used = st.installed_bytes + st.locator_bytes;
+  const double per_key = st.budget_keys == 0
+                             ? 0.0
+                             : 8.0 * static_cast<double>(used) / st.budget_keys;
+  // memory_*: units and locators together; unit_*: units alone.
+  counter("memory_used_bytes", used);
+  counter("memory_budget_bytes", st.budget_bytes);
+  counter("unit_bytes", st.installed_bytes);
+  counter("unit_budget_bytes", st.mq.budget_bytes);
   counter("memory_reserved_bytes", st.mq.used_bytes);
   line(std::snprintf(buf, sizeof(buf), "memory_bits_per_key: %.2f\n", per_key));
   counter("tables_attached", st.attached_tables);
@@ -851,10 +1016,11 @@ std::string MQSchedule::StatsString() const {
 
   // A one-paragraph summary for people.
   line(std::snprintf(buf, sizeof(buf),
-                     "summary: %" PRIu64 " bytes in loaded units (%.2f bits "
-                     "per key), %" PRIu64 " reserved, budget %" PRIu64 "\n",
-                     st.installed_bytes, per_key, st.mq.used_bytes,
-                     st.mq.budget_bytes));
+                     "summary: %" PRIu64 " bytes in loaded units and %" PRIu64
+                     " in locators (%.2f bits per key), %" PRIu64
+                     " reserved, budget %" PRIu64 "\n",
+                     st.installed_bytes, st.locator_bytes, per_key,
+                     st.mq.used_bytes, st.budget_bytes));
   line(std::snprintf(buf, sizeof(buf),
                      "  E[extra I/O]: %.1f; access records: %" PRIu64
                      " processed, %" PRIu64 " dropped\n",
@@ -865,8 +1031,8 @@ std::string MQSchedule::StatsString() const {
 void MQSchedule::GetMemory(uint64_t* installed_bytes,
                            uint64_t* budget_bytes) const {
   MutexLock l(&mu_);
-  *installed_bytes = installed_bytes_;
-  *budget_bytes = mq_.budget_bytes();
+  *installed_bytes = installed_bytes_ + locator_bytes_;
+  *budget_bytes = budget_bytes_;
 }
 
 void MQSchedule::WaitIdle() {
@@ -898,8 +1064,11 @@ bool MQSchedule::TEST_CheckInvariants(std::string* error) const {
   MutexLock l(&mu_);
   if (!mq_.CheckInvariants(error)) return false;
   uint64_t installed = 0;
+  uint64_t locators = 0;
   for (const auto& entry : tables_) {
-    const TableFilterGroups* groups = entry.second.groups;
+    const TableFilterGroups* groups = entry.second.groups.get();
+    if (groups == nullptr) continue;
+    locators += groups->locator().ApproximateMemoryUsage();
     uint64_t table_bytes = 0;
     for (uint32_t s = 0; s < groups->num_segments(); ++s) {
       const int have = groups->LoadedCount(s);
@@ -924,6 +1093,15 @@ bool MQSchedule::TEST_CheckInvariants(std::string* error) const {
   }
   if (installed_bytes_ > mq_.budget_bytes()) {
     *error = "installed units exceed the budget";
+    return false;
+  }
+  if (locators != locator_bytes_) {
+    *error = "locator byte count is off";
+    return false;
+  }
+  if (locator_bytes_ <= budget_bytes_ &&
+      installed_bytes_ + locator_bytes_ > budget_bytes_) {
+    *error = "units and locators exceed the budget";
     return false;
   }
   return true;

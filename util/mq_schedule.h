@@ -1,35 +1,42 @@
-// MQSchedule: ElasticBF's per-DB manager of loaded filter units.
+// MQSchedule: ElasticBF's per-DB filter layer and manager of loaded filter
+// units.
 //
-// It owns the MultiQueue (decisions and budget bookkeeping), the EpochDomain
-// that readers of loaded units enter, the logical clock, and a background
-// thread that turns accesses into unit loads and evictions:
+// It owns, for every registered table file, the file's filter groups (the
+// loaded units and the segment locator), from the first time the file is
+// opened until it leaves the live set or is deleted, whatever the table
+// cache does with the file itself. A Get screens a table through Screen()
+// before the table cache is asked for it, so a table whose resident units
+// rule a key out is never opened.
 //
-//   Get thread:  Tick() once per DB::Get; for each table probe
-//                RecordAccess(segment, absent), a lock-free push into a
-//                bounded ring (records are dropped, and counted, when it is
-//                full: a Get never blocks).
+// It also owns the MultiQueue (decisions and budget bookkeeping), the
+// EpochDomain that readers of loaded units enter, the logical clock, and a
+// background thread that turns accesses into unit loads and evictions:
+//
+//   Get thread:  Tick() once per DB::Get; Screen() per candidate table;
+//                RecordAccess(segment, absent) per screened table, a
+//                lock-free push into a bounded ring (records are dropped,
+//                and counted, when it is full: a Get never blocks).
 //   background:  drains the ring; for each record MultiQueue::RecordAccess
 //                and PlanAccess; evictions are applied at once (units are
 //                unpublished and retired to the EpochDomain), loads are
-//                read from disk outside the mutex and then installed, or
-//                rolled back with AbortLoad if the read or CRC check fails.
+//                read from disk outside the mutex (opening the table file
+//                through MQScheduleOptions::open_table_file) and then
+//                installed, or rolled back with AbortLoad if the read or
+//                CRC check fails.
 //
-// Tables register while they are open (AttachTable / DetachTable). Loaded
-// units never exceed the budget: MultiQueue reserves a unit's bytes before
-// its load starts, and a unit is installed only while its reservation holds,
-// so installed bytes <= reserved bytes <= budget at every moment. A unit is
-// charged FilterUnitMemoryBytes(unit size): the 64-bit words it occupies
-// once loaded, which is at most keys * bits_per_unit / 8 bytes for units of
-// the current encoding (see table/filter_unit.h).
-//
-// Lifetime: every attached table must be detached (the TableCache
-// destroyed) before the MQSchedule is destroyed.
+// Loaded units and segment locators never exceed the budget together: the
+// locators of registered tables are taken off the budget first, MultiQueue
+// reserves a unit's bytes before its load starts, and a unit is installed
+// only while its reservation holds. A unit is charged
+// FilterUnitMemoryBytes(unit size): the 64-bit words it occupies once
+// loaded.
 #ifndef STORAGE_LEVELDB_UTIL_MQ_SCHEDULE_H_
 #define STORAGE_LEVELDB_UTIL_MQ_SCHEDULE_H_
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>  // NOLINT
@@ -49,6 +56,8 @@
 namespace leveldb {
 
 class Logger;
+class RandomAccessFile;
+class Slice;
 class TableFilterGroups;
 struct IoStats;
 struct UnitBuffer;
@@ -64,6 +73,12 @@ struct MQScheduleOptions {
   size_t ring_capacity = size_t{1} << 14;
   // Lower bound of the automatic lifetime (ElasticFilterOptions::lifetime 0).
   uint64_t min_auto_lifetime = 64;
+  // Opens table file `file_number` for reading units while no table of it
+  // is being opened. Without it, units are loaded only when a table
+  // registers (with the file it was opened with).
+  std::function<Status(uint64_t file_number,
+                       std::unique_ptr<RandomAccessFile>* file)>
+      open_table_file;
 };
 
 class MQSchedule {
@@ -74,11 +89,12 @@ class MQSchedule {
   struct Stats {
     MultiQueue::Stats mq;
     uint64_t installed_bytes = 0;  // memory of units readers can use
-    uint64_t attached_tables = 0;
+    uint64_t attached_tables = 0;  // registered tables with filter groups
     uint64_t attached_keys = 0;
-    // Memory of the attached tables' segment locators (outside the budget:
-    // index metadata, about 32 bytes per segment).
+    // Memory of the registered tables' segment locators, charged to the
+    // budget before units.
     uint64_t locator_bytes = 0;
+    uint64_t budget_bytes = 0;  // units and locators together
     // Keys the budget is computed over: those of attached tables that the
     // last ReportFiles listed as live (all attached keys before any report).
     uint64_t budget_keys = 0;
@@ -91,13 +107,26 @@ class MQSchedule {
     uint64_t unit_evictions = 0;      // units dropped to free memory
   };
 
+  // What Screen() learned about one table for one key.
+  struct Screening {
+    enum Verdict {
+      kUnknown,   // the file is not registered: open its table first
+      kNoFilter,  // registered without filter groups: ask the table
+      kPastEnd,   // the key is past the table's last key: not there
+      kRuledOut,  // a loaded unit proves the key absent
+      kMayMatch,  // the units let the key through (or none is loaded)
+    };
+    Verdict verdict = kUnknown;
+    SegmentId segment = 0;   // kRuledOut and kMayMatch
+    bool consulted = false;  // kMayMatch: at least one unit was checked
+  };
+
   explicit MQSchedule(const MQScheduleOptions& options);
 
   MQSchedule(const MQSchedule&) = delete;
   MQSchedule& operator=(const MQSchedule&) = delete;
 
-  // Stops the background thread and frees every unit. All tables must have
-  // been detached.
+  // Stops the background thread and frees every unit and locator.
   ~MQSchedule();
 
   // Advances the logical clock by one Get; returns the new time.
@@ -111,56 +140,69 @@ class MQSchedule {
   // The domain readers of loaded units must be inside (EpochGuard).
   EpochDomain* epoch() { return &epoch_; }
 
-  // Registers an open elastic table. Every segment joins the MultiQueue
-  // with the hotness kept from an earlier open of the same file, else
-  // `inherited` (one entry per segment), else the hotness seeded with
-  // SeedFileHotness, else none. Each segment gets a unit target: the units
-  // it held when the file was last closed, else the inherited or seeded
-  // target, else `initial_units`. Up to min(target, initial_units) units
-  // are reserved (as the budget allows) and loaded in the calling thread:
-  // when every segment got unit u, the unit-u region comes in one
+  // Get path: screens table `file_number` for a lookup key (compared with
+  // the table's index keys) whose user key hashes to key_hash (KeyHash64).
+  // Lock-free; enters the epoch for the unit probe only. Opens no file.
+  Screening Screen(uint64_t file_number, const Slice& key,
+                   uint64_t key_hash) const;
+
+  // True if the file is registered with filter groups: a table opened for
+  // it needs no filter of its own.
+  bool HasFilterGroups(uint64_t file_number) const;
+
+  // Registers a table file the first time a table of it is opened; later
+  // calls for a registered file change nothing. Null `groups` registers a
+  // table without ElasticBF filters (Screen then says kNoFilter). A file
+  // that has left the live set (ReportFiles) is not registered again.
+  //
+  // Every segment joins the MultiQueue with `inherited` hotness (one entry
+  // per segment), else the hotness seeded with SeedFileHotness, else none.
+  // Each segment gets a unit target: the inherited or seeded target, else
+  // `initial_units`. Up to min(target, initial_units) units are reserved
+  // (as the budget allows) and loaded in the calling thread from `file`
+  // (the handle the table was opened with; it need only live during the
+  // call): when every segment got unit u, the unit-u region comes in one
   // sequential read. Units still missing to reach a target are loaded
   // later by the background thread, from free memory only, hottest
-  // segments first (a "top-up": it never evicts anything). A file attached
-  // through another TableFilterGroups is taken over by this one. `groups`
-  // must stay valid until DetachTable(file_number, groups) returns.
-  Status AttachTable(uint64_t file_number, TableFilterGroups* groups,
-                     const InheritedHotness* inherited, int initial_units)
+  // segments first (a "top-up": it never evicts anything).
+  Status AttachTable(uint64_t file_number,
+                     std::shared_ptr<TableFilterGroups> groups,
+                     RandomAccessFile* file, const InheritedHotness* inherited,
+                     int initial_units) LOCKS_EXCLUDED(mu_);
+
+  // For each segment of a registered file, in order, the index key ending
+  // its last data block (see SegmentLocator::LastKeys). False if the file
+  // is not registered with a usable locator.
+  bool SegmentBounds(uint64_t file_number,
+                     std::vector<std::string>* bounds) const
       LOCKS_EXCLUDED(mu_);
 
-  // The table behind `groups` is closing: waits for loads into it that are
-  // in flight, then drops its units (hotness is kept). No-op if `groups` is
-  // not (or no longer) the attached instance of the file.
-  void DetachTable(uint64_t file_number, const TableFilterGroups* groups)
-      LOCKS_EXCLUDED(mu_);
-
-  // The file was deleted: forgets its segments, hotness included (and
-  // drops units of a table still attached).
+  // The file was deleted: forgets its segments, hotness included, and
+  // frees its units and locator.
   void ForgetFile(uint64_t file_number) LOCKS_EXCLUDED(mu_);
 
-  // Hotness of every segment of a file attached now or earlier, or seeded
-  // and not attached yet (for inheritance). False if the file is unknown.
+  // Hotness of every segment of a file registered now or earlier, or seeded
+  // and not registered yet (for inheritance). False if the file is unknown.
   bool GetSegmentHotness(uint64_t file_number,
                          std::vector<MultiQueue::Hotness>* hotness) const
       LOCKS_EXCLUDED(mu_);
 
-  // The same with unit targets (for inheritance and checkpoints): for an
-  // attached segment the units it holds, or the target it is still being
-  // topped up to if larger; for a closed table the units its segments held
-  // when it closed; for a seeded file its seed. False if the file is
-  // unknown.
+  // The same with unit targets (for inheritance and checkpoints): for a
+  // registered segment the units it holds, or the target it is still being
+  // topped up to if larger; for a retired file -1 (unknown); for a seeded
+  // file its seed. False if the file is unknown.
   bool GetFileHotness(uint64_t file_number, InheritedHotness* hotness) const
       LOCKS_EXCLUDED(mu_);
 
-  // Hotness (and unit targets) for a file that has not been attached yet,
-  // e.g. recorded in the MANIFEST or inherited by a compaction output; its
-  // table uses it when it opens. Ignored for a file attached now or
+  // Hotness (and unit targets) for a file that has not been registered yet,
+  // e.g. recorded in the MANIFEST or inherited by a compaction output; it
+  // is used when the file registers. Ignored for a file registered now or
   // earlier, or already seeded. ForgetFile drops it.
   void SeedFileHotness(uint64_t file_number, const InheritedHotness& hotness)
       LOCKS_EXCLUDED(mu_);
 
-  // Units reserved now by each segment of an attached file (installed ones
-  // plus loads in flight; equal after WaitIdle). Empty if not attached.
+  // Units reserved now by each segment of a registered file (installed ones
+  // plus loads in flight; equal after WaitIdle). Empty if not registered.
   std::vector<int> UnitsReserved(uint64_t file_number) const
       LOCKS_EXCLUDED(mu_);
 
@@ -169,8 +211,8 @@ class MQSchedule {
   void RestoreClock(uint64_t now);
 
   // Tags the file's segments with an LSM level (for the statistics). The
-  // level is remembered for a file not attached yet, so its segments get
-  // the right tag when its table opens later; ForgetFile drops it.
+  // level is remembered for a file not registered yet, so its segments get
+  // the right tag when it registers later; ForgetFile drops it.
   void SetFileLevel(uint64_t file_number, int level) LOCKS_EXCLUDED(mu_);
 
   // The same for many files at once (one critical section): pairs of
@@ -189,11 +231,11 @@ class MQSchedule {
   // new version: SetFileLevels and SeedFileHotness for each (one critical
   // section; a file already known or seeded costs lookups only). A file
   // that was live in an earlier report and is missing from this one has
-  // been compacted away: its units are dropped at once, so the budget
-  // serves only live tables, even while an old version keeps the table
-  // open. Its hotness stays (for inheritance) until ForgetFile. From the
-  // first report on, memory_bits_per_key counts only the keys of live
-  // tables: a table being written by a compaction, attached before its
+  // been compacted away: its units and locator are freed at once, so the
+  // budget serves only live tables, even while an old version keeps the
+  // table open. Its hotness stays (for inheritance) until ForgetFile. From
+  // the first report on, memory_bits_per_key counts only the keys of live
+  // tables: a table being written by a compaction, registered before its
   // version is installed, shares the budget of its inputs meanwhile.
   void ReportFiles(const std::vector<FileReport>& files) LOCKS_EXCLUDED(mu_);
 
@@ -201,7 +243,8 @@ class MQSchedule {
   // Text of the "leveldb.elasticbf" property.
   std::string StatsString() const LOCKS_EXCLUDED(mu_);
 
-  // Consistent pair: bytes of installed units and the budget.
+  // Consistent pair: bytes of installed units and locators, and the budget
+  // of both.
   void GetMemory(uint64_t* installed_bytes, uint64_t* budget_bytes) const
       LOCKS_EXCLUDED(mu_);
 
@@ -217,18 +260,22 @@ class MQSchedule {
   void TEST_SetClock(uint64_t now) {
     clock_.store(now, std::memory_order_relaxed);
   }
-  // Cross-checks the MultiQueue, the tables' installed units and the byte
-  // counters.
+  // Cross-checks the MultiQueue, the tables' installed units, the locators
+  // and the byte counters.
   bool TEST_CheckInvariants(std::string* error) const LOCKS_EXCLUDED(mu_);
 
  private:
-  // One open table.
+  // One registered table file.
   struct Attached {
-    TableFilterGroups* groups = nullptr;
+    std::shared_ptr<TableFilterGroups> groups;  // null: no ElasticBF filter
     // Per segment: units that may be loaded (the table's group size, lowered
     // below a unit that failed to load).
     std::vector<int> unit_limit;
   };
+
+  // Immutable map of registered files for lock-free Screen(); defined in
+  // the .cc file.
+  class FileMap;
 
   // A reserved unit to read.
   struct Load {
@@ -274,6 +321,26 @@ class MQSchedule {
   size_t ProcessRecords() LOCKS_EXCLUDED(mu_);
   // Reads and installs reserved units, one at a time.
   void ExecuteLoads(const std::vector<Load>& loads) LOCKS_EXCLUDED(mu_);
+  // Reserves and reads a new table's first units; see AttachTable.
+  void LoadInitialUnits(uint64_t file_number,
+                        const std::shared_ptr<TableFilterGroups>& groups,
+                        RandomAccessFile* file,
+                        const std::vector<std::vector<uint32_t>>& rounds)
+      LOCKS_EXCLUDED(mu_);
+  // Joins a new table's segments to the MultiQueue and plans its first
+  // units; returns the planned rounds (see PlanInitialUnitsLocked).
+  std::vector<std::vector<uint32_t>> RegisterSegmentsLocked(
+      uint64_t file_number, const InheritedHotness* inherited,
+      int initial_units) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Plans a new table's first units (AttachTable): rounds[u] lists the
+  // segments whose unit u is reserved.
+  std::vector<std::vector<uint32_t>> PlanInitialUnitsLocked(
+      uint64_t file_number, const std::vector<int>& target, int initial)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Publishes a new FileMap built from tables_ and retires the old one.
+  void PublishFileMapLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Takes a file out of tables_ (units dropped, groups retired).
+  void UnregisterLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // Unpublishes the units the MultiQueue took from victims.
   void DropVictimsLocked(const std::vector<MultiQueue::Victim>& victims)
@@ -285,8 +352,8 @@ class MQSchedule {
   // Records a file's level and retags its known segments.
   void SetFileLevelLocked(uint64_t file_number, int level)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Drops a table's units and takes its segments out of the MultiQueue,
-  // remembering the units each held as its target for the next open.
+  // Drops a table's units and takes its segments out of the MultiQueue
+  // (their hotness stays until ForgetFile).
   void DetachLocked(uint64_t file_number, Attached* entry)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A file left the live set: drops its units for good.
@@ -303,7 +370,7 @@ class MQSchedule {
   int TargetUnitsLocked(SegmentId id) const EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Installs a finished read, or rolls the reservation back. A failure is
   // logged unless `log_failure` is false (the caller reported it).
-  void FinishLoadLocked(uint64_t file_number, TableFilterGroups* groups,
+  void FinishLoadLocked(uint64_t file_number, const TableFilterGroups* groups,
                         SegmentId id, int unit, const Status& read_status,
                         UnitBuffer* buffer, bool log_failure = true)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -332,11 +399,15 @@ class MQSchedule {
   // TEST_Pause(true) returns only once no pass is running.
   port::Mutex pass_mu_;
 
+  // Published under mu_, read lock-free inside epoch_.
+  std::atomic<const FileMap*> file_map_{nullptr};
+
   mutable port::Mutex mu_;
   port::CondVar loads_done_;  // signalled when a load ends
   MultiQueue mq_ GUARDED_BY(mu_);
   std::unordered_map<uint64_t, Attached> tables_ GUARDED_BY(mu_);
-  // Segment count of every file attached now or earlier (until forgotten).
+  // Segment count of every file registered now or earlier (until
+  // forgotten).
   std::unordered_map<uint64_t, uint32_t> known_files_ GUARDED_BY(mu_);
   // LSM level of every file the DB told us about (until forgotten).
   std::unordered_map<uint64_t, int> file_levels_ GUARDED_BY(mu_);
@@ -346,19 +417,21 @@ class MQSchedule {
   // Files that left the live set and are not deleted yet: they never get
   // units again (ForgetFile ends this).
   std::unordered_set<uint64_t> retired_files_ GUARDED_BY(mu_);
-  // Files not attached now: hotness and unit targets for their next attach
-  // (seeded files not known yet), or only the units their segments held
-  // when they closed (closed files; the MultiQueue keeps their hotness).
+  // Files not registered yet: hotness and unit targets for when they
+  // register.
   std::unordered_map<uint64_t, InheritedHotness> seeds_ GUARDED_BY(mu_);
   // Attached segments below their unit target: the target.
   std::unordered_map<SegmentId, int> deficits_ GUARDED_BY(mu_);
   // Memory may have been freed, or deficits added, since the last top-up.
   bool topup_pending_ GUARDED_BY(mu_) = false;
-  // Loads in flight per TableFilterGroups instance.
+  // Loads in flight per TableFilterGroups instance (each load holds a
+  // reference to its groups).
   std::unordered_map<const TableFilterGroups*, int> busy_ GUARDED_BY(mu_);
   // Planned loads not finished yet (queued or reading).
   int loads_outstanding_ GUARDED_BY(mu_) = 0;
   uint64_t attached_keys_ GUARDED_BY(mu_) = 0;
+  uint64_t locator_bytes_ GUARDED_BY(mu_) = 0;  // of tables_
+  uint64_t budget_bytes_ GUARDED_BY(mu_) = 0;   // units and locators
   uint64_t installed_bytes_ GUARDED_BY(mu_) = 0;
   uint64_t records_ GUARDED_BY(mu_) = 0;
   uint64_t unit_loads_ GUARDED_BY(mu_) = 0;

@@ -63,29 +63,21 @@ class LEVELDB_EXPORT Table {
                      void (*handle_result)(void* arg, const Slice& k,
                                            const Slice& v));
 
-  // The same with per-lookup state (may be null): uses ctx's key hash for
-  // ElasticBF, reports what the probe did in ctx's flags and counters, and
-  // records the access with the MQSchedule. When ctx is not null the caller
-  // must be inside an EpochGuard of the attached MQSchedule's epoch() for
-  // the whole call, and its handle_result must set ctx->key_matched when
-  // the entry it is given has the user key looked up.
+  // The same with per-lookup state (may be null): reports what the probe
+  // did in ctx's flags and counters. ctx->consulted_filter set on entry
+  // means a filter layer in front of the table already let the key
+  // through. When ctx is not null, handle_result must set ctx->key_matched
+  // when the entry it is given has the user key looked up.
   Status InternalGet(const ReadOptions&, const Slice& key, void* arg,
                      void (*handle_result)(void* arg, const Slice& k,
                                            const Slice& v),
                      TableReadContext* ctx);
 
-  // ElasticBF: registers this table (file `file_number`) with the DB's
-  // MQSchedule, which loads its initial filter units. No-op (OK) for a
-  // table without filter groups. Call once; the destructor detaches.
+  // ElasticBF: hands this table's filter groups to the DB's filter layer
+  // (which keeps them while file `file_number` is live, whatever becomes of
+  // this Table), or registers the file as one without them.
   Status AttachElastic(MQSchedule* mqs, uint64_t file_number,
                        const InheritedHotness* inherited);
-
-  // ElasticBF: for each segment, in order, the index key (a separator, no
-  // smaller than every key of the block) of its last data block: an upper
-  // bound of the segment's keys and a lower bound of the next segment's.
-  // Empty for a table without filter groups; an entry stays empty for a
-  // segment that holds no block. Corruption if the index cannot be read.
-  Status ElasticSegmentBounds(std::vector<std::string>* bounds) const;
 
   void ReadMeta(const Footer& footer);
   void ReadFilter(const Slice& filter_handle_value);
