@@ -3,9 +3,11 @@
 
 # Debian packages the build, the tests and the benchmarks need.
 # libclang-rt-dev carries clang's sanitizer runtimes (only a Recommends of
-# clang, so name it).
+# clang, so name it). dpkg-dev and file build the Debian packages;
+# python3-plyvel is the Debian client the package test runs on them.
 LEVELDB_PACKAGES=(cmake ninja-build g++ clang libclang-rt-dev libsnappy-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libleveldb-dev pkg-config)
+  libgtest-dev libgmock-dev libbenchmark-dev libleveldb-dev pkg-config
+  dpkg-dev file python3-plyvel)
 
 # Installs whatever of LEVELDB_PACKAGES is missing; touches apt only then.
 # Any apt failure aborts the caller.
