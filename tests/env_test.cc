@@ -326,6 +326,21 @@ TEST_P(EnvTest, GetChildrenListsEntries) {
   EXPECT_EQ(expected, ChildrenWithoutDots(env_, dir_));
 }
 
+TEST_P(EnvTest, CreateAndRemoveAnEmptyDirectory) {
+  ASSERT_TRUE(env_->CreateDir(Path("sub")).ok());
+  WriteFile("sub/f", "x");
+  EXPECT_EQ("x", ReadAll(env_, Path("sub/f")));
+  ASSERT_TRUE(env_->RemoveFile(Path("sub/f")).ok());
+  EXPECT_TRUE(env_->RemoveDir(Path("sub")).ok());
+  EXPECT_TRUE(ChildrenWithoutDots(env_, dir_).empty());
+}
+
+TEST_P(EnvTest, TestDirectoryIsNamed) {
+  std::string path;
+  ASSERT_TRUE(env_->GetTestDirectory(&path).ok());
+  EXPECT_FALSE(path.empty());
+}
+
 TEST_P(EnvTest, LockIsExclusiveUntilUnlocked) {
   FileLock* first = nullptr;
   ASSERT_TRUE(env_->LockFile(Path("LOCK"), &first).ok());
