@@ -190,9 +190,10 @@ TEST_P(EnvTest, ReadingPastTheEndIsShort) {
 
   ASSERT_TRUE(file->Read(6, 50, &got, scratch).ok());
   EXPECT_EQ("6789", got.ToString());
+  // Exactly at the end: nothing left, still OK. Beyond the end the two Envs
+  // differ (see PosixEnvTest and MemEnvTest).
+  got = Slice("x");
   ASSERT_TRUE(file->Read(10, 5, &got, scratch).ok());
-  EXPECT_TRUE(got.empty());
-  ASSERT_TRUE(file->Read(1000, 5, &got, scratch).ok());
   EXPECT_TRUE(got.empty());
 }
 
@@ -285,6 +286,33 @@ TEST_P(EnvTest, RemovedFileStaysReadableThroughOpenHandles) {
   EXPECT_EQ("still here", got.ToString());
 }
 
+TEST_P(EnvTest, RenameLeavesOpenReadersOnTheirFiles) {
+  WriteFile("a", "contents of a");
+  WriteFile("b", "contents of b");
+  RandomAccessFile* raw = nullptr;
+  ASSERT_TRUE(env_->NewRandomAccessFile(Path("a"), &raw).ok());
+  std::unique_ptr<RandomAccessFile> reader_a(raw);
+  ASSERT_TRUE(env_->NewRandomAccessFile(Path("b"), &raw).ok());
+  std::unique_ptr<RandomAccessFile> reader_b(raw);
+
+  ASSERT_TRUE(env_->RenameFile(Path("a"), Path("b")).ok());
+  char scratch[32];
+  Slice got;
+  ASSERT_TRUE(reader_a->Read(0, sizeof(scratch), &got, scratch).ok());
+  EXPECT_EQ("contents of a", got.ToString());
+  // The replaced target is gone from the directory, not from its reader.
+  ASSERT_TRUE(reader_b->Read(0, sizeof(scratch), &got, scratch).ok());
+  EXPECT_EQ("contents of b", got.ToString());
+  EXPECT_EQ("contents of a", ReadAll(env_, Path("b")));
+}
+
+TEST_P(EnvTest, RenameToItselfKeepsTheFile) {
+  WriteFile("f", "kept");
+  ASSERT_TRUE(env_->RenameFile(Path("f"), Path("f")).ok());
+  EXPECT_TRUE(env_->FileExists(Path("f")));
+  EXPECT_EQ("kept", ReadAll(env_, Path("f")));
+}
+
 TEST_P(EnvTest, GetChildrenListsEntries) {
   EXPECT_TRUE(ChildrenWithoutDots(env_, dir_).empty());
   WriteFile("a", "1");
@@ -298,22 +326,25 @@ TEST_P(EnvTest, GetChildrenListsEntries) {
   EXPECT_EQ(expected, ChildrenWithoutDots(env_, dir_));
 }
 
-TEST_P(EnvTest, SubdirectoriesAppearOnceAmongChildren) {
+TEST_P(EnvTest, CreateAndRemoveAnEmptyDirectory) {
   ASSERT_TRUE(env_->CreateDir(Path("sub")).ok());
-  WriteFile("sub/x", "1");
-  WriteFile("sub/y", "2");
-  WriteFile("top", "3");
-  std::vector<std::string> expected = {"sub", "top"};
-  EXPECT_EQ(expected, ChildrenWithoutDots(env_, dir_));
-  expected = {"x", "y"};
-  EXPECT_EQ(expected, ChildrenWithoutDots(env_, Path("sub")));
+  WriteFile("sub/f", "x");
+  EXPECT_EQ("x", ReadAll(env_, Path("sub/f")));
+  ASSERT_TRUE(env_->RemoveFile(Path("sub/f")).ok());
+  EXPECT_TRUE(env_->RemoveDir(Path("sub")).ok());
+  EXPECT_TRUE(ChildrenWithoutDots(env_, dir_).empty());
+}
+
+TEST_P(EnvTest, TestDirectoryIsNamed) {
+  std::string path;
+  ASSERT_TRUE(env_->GetTestDirectory(&path).ok());
+  EXPECT_FALSE(path.empty());
 }
 
 TEST_P(EnvTest, LockIsExclusiveUntilUnlocked) {
   FileLock* first = nullptr;
   ASSERT_TRUE(env_->LockFile(Path("LOCK"), &first).ok());
   ASSERT_NE(nullptr, first);
-  EXPECT_TRUE(env_->FileExists(Path("LOCK")));
 
   FileLock* second = reinterpret_cast<FileLock*>(1);
   Status s = env_->LockFile(Path("LOCK"), &second);
@@ -595,6 +626,35 @@ TEST_F(PosixEnvTest, GetChildrenOfMissingDirectoryFails) {
   EXPECT_TRUE(s.IsNotFound()) << s.ToString();
 }
 
+TEST_F(PosixEnvTest, SubdirectoriesAppearOnceAmongChildren) {
+  ASSERT_TRUE(env_->CreateDir(Path("sub")).ok());
+  ASSERT_TRUE(WriteStringToFile(env_, "1", Path("sub/x")).ok());
+  ASSERT_TRUE(WriteStringToFile(env_, "2", Path("sub/y")).ok());
+  ASSERT_TRUE(WriteStringToFile(env_, "3", Path("top")).ok());
+  std::vector<std::string> expected = {"sub", "top"};
+  EXPECT_EQ(expected, ChildrenWithoutDots(env_, dir_));
+  expected = {"x", "y"};
+  EXPECT_EQ(expected, ChildrenWithoutDots(env_, Path("sub")));
+}
+
+TEST_F(PosixEnvTest, RandomReadBeyondTheEndIsEmpty) {
+  ASSERT_TRUE(WriteStringToFile(env_, "0123456789", Path("f")).ok());
+  RandomAccessFile* raw = nullptr;
+  ASSERT_TRUE(env_->NewRandomAccessFile(Path("f"), &raw).ok());
+  std::unique_ptr<RandomAccessFile> file(raw);
+  char scratch[8];
+  Slice got("x");
+  ASSERT_TRUE(file->Read(1000, 5, &got, scratch).ok());
+  EXPECT_TRUE(got.empty());
+}
+
+TEST_F(PosixEnvTest, LockFileCreatesTheFile) {
+  FileLock* lock = nullptr;
+  ASSERT_TRUE(env_->LockFile(Path("LOCK"), &lock).ok());
+  EXPECT_TRUE(env_->FileExists(Path("LOCK")));
+  ASSERT_TRUE(env_->UnlockFile(lock).ok());
+}
+
 TEST_F(PosixEnvTest, LogLinesCarryTimestampAndThreadId) {
   Logger* raw = nullptr;
   ASSERT_TRUE(env_->NewLogger(Path("LOG"), &raw).ok());
@@ -626,10 +686,37 @@ TEST_F(PosixEnvTest, TestDirectoryExists) {
 // --- In-memory only
 // -----------------------------------------------------------
 
-TEST(MemEnvTest, FilesAreIndependentOfTheBaseEnv) {
-  std::unique_ptr<Env> mem(NewMemEnv(Env::Default()));
-  ASSERT_TRUE(WriteStringToFile(mem.get(), "x", "/only/in/memory").ok());
-  EXPECT_TRUE(mem->FileExists("/only/in/memory"));
+// LevelDB 1.23's in-memory Env keeps one object per file name: rewriting,
+// appending and renaming act on that object, so open handles see the change.
+class MemEnvTest : public testing::Test {
+ protected:
+  void Write(const std::string& fname, const std::string& contents) {
+    Status s = WriteStringToFile(env_.get(), contents, fname);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
+
+  std::unique_ptr<RandomAccessFile> OpenRandom(const std::string& fname) {
+    RandomAccessFile* raw = nullptr;
+    Status s = env_->NewRandomAccessFile(fname, &raw);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return std::unique_ptr<RandomAccessFile>(raw);
+  }
+
+  // The whole file as `reader` sees it now.
+  static std::string ReadThrough(const RandomAccessFile& reader) {
+    char scratch[64];
+    Slice got;
+    Status s = reader.Read(0, sizeof(scratch), &got, scratch);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return got.ToString();
+  }
+
+  std::unique_ptr<Env> env_{NewMemEnv(Env::Default())};
+};
+
+TEST_F(MemEnvTest, FilesAreIndependentOfTheBaseEnv) {
+  Write("/only/in/memory", "x");
+  EXPECT_TRUE(env_->FileExists("/only/in/memory"));
   EXPECT_FALSE(Env::Default()->FileExists("/only/in/memory"));
 
   // Two memory envs do not share files.
@@ -637,18 +724,127 @@ TEST(MemEnvTest, FilesAreIndependentOfTheBaseEnv) {
   EXPECT_FALSE(other->FileExists("/only/in/memory"));
 }
 
-TEST(MemEnvTest, RewriteDoesNotDisturbOpenReaders) {
-  std::unique_ptr<Env> mem(NewMemEnv(Env::Default()));
-  ASSERT_TRUE(WriteStringToFile(mem.get(), "old", "/f").ok());
-  RandomAccessFile* raw = nullptr;
-  ASSERT_TRUE(mem->NewRandomAccessFile("/f", &raw).ok());
-  std::unique_ptr<RandomAccessFile> reader(raw);
-  ASSERT_TRUE(WriteStringToFile(mem.get(), "new!", "/f").ok());
+TEST_F(MemEnvTest, RandomReadBeyondTheEndIsAnError) {
+  Write("/f", "0123456789");
+  std::unique_ptr<RandomAccessFile> file = OpenRandom("/f");
+  char scratch[16];
+  Slice got;
+  Status s = file->Read(11, 5, &got, scratch);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  s = file->Read(1000, 0, &got, scratch);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  // At the end, or running past it, is not an error.
+  ASSERT_TRUE(file->Read(10, 5, &got, scratch).ok());
+  EXPECT_TRUE(got.empty());
+  ASSERT_TRUE(file->Read(8, 5, &got, scratch).ok());
+  EXPECT_EQ("89", got.ToString());
+}
+
+TEST_F(MemEnvTest, RewriteIsSeenByOpenReaders) {
+  Write("/f", "old contents");
+  std::unique_ptr<RandomAccessFile> reader = OpenRandom("/f");
+  ASSERT_EQ("old contents", ReadThrough(*reader));
+
+  WritableFile* raw = nullptr;
+  ASSERT_TRUE(env_->NewWritableFile("/f", &raw).ok());
+  std::unique_ptr<WritableFile> writer(raw);
+  EXPECT_EQ("", ReadThrough(*reader));  // truncated in place
   char scratch[8];
   Slice got;
-  ASSERT_TRUE(reader->Read(0, 8, &got, scratch).ok());
-  EXPECT_EQ("old", got.ToString());
-  EXPECT_EQ("new!", ReadAll(mem.get(), "/f"));
+  EXPECT_TRUE(reader->Read(4, 1, &got, scratch).IsIOError());
+
+  ASSERT_TRUE(writer->Append("new!").ok());
+  EXPECT_EQ("new!", ReadThrough(*reader));
+  ASSERT_TRUE(writer->Close().ok());
+  EXPECT_EQ("new!", ReadAll(env_.get(), "/f"));
+}
+
+TEST_F(MemEnvTest, SequentialReaderBeyondATruncatedEndFails) {
+  Write("/f", "0123456789");
+  SequentialFile* raw = nullptr;
+  ASSERT_TRUE(env_->NewSequentialFile("/f", &raw).ok());
+  std::unique_ptr<SequentialFile> reader(raw);
+  char scratch[16];
+  Slice got;
+  ASSERT_TRUE(reader->Read(4, &got, scratch).ok());
+  ASSERT_EQ("0123", got.ToString());
+
+  Write("/f", "ab");  // now shorter than the reader's position
+  EXPECT_TRUE(reader->Read(4, &got, scratch).IsIOError());
+  EXPECT_TRUE(reader->Skip(1).IsIOError());
+
+  Write("/f", "abcdef");  // long enough again
+  ASSERT_TRUE(reader->Read(16, &got, scratch).ok());
+  EXPECT_EQ("ef", got.ToString());
+}
+
+TEST_F(MemEnvTest, AppendsAreSeenByOpenReaders) {
+  Write("/f", "abc");
+  std::unique_ptr<RandomAccessFile> reader = OpenRandom("/f");
+  WritableFile* raw = nullptr;
+  ASSERT_TRUE(env_->NewAppendableFile("/f", &raw).ok());
+  std::unique_ptr<WritableFile> appender(raw);
+  ASSERT_TRUE(appender->Append("def").ok());
+  EXPECT_EQ("abcdef", ReadThrough(*reader));
+}
+
+TEST_F(MemEnvTest, RenameMovesTheFile) {
+  Write("/a", "abc");
+  std::unique_ptr<RandomAccessFile> reader = OpenRandom("/a");
+  ASSERT_TRUE(env_->RenameFile("/a", "/b").ok());
+  WritableFile* raw = nullptr;
+  ASSERT_TRUE(env_->NewAppendableFile("/b", &raw).ok());
+  std::unique_ptr<WritableFile> appender(raw);
+  ASSERT_TRUE(appender->Append("+").ok());
+  EXPECT_EQ("abc+", ReadThrough(*reader));  // the same file, renamed
+}
+
+TEST_F(MemEnvTest, LockCreatesNoFileAndIsExclusive) {
+  FileLock* lock = nullptr;
+  ASSERT_TRUE(env_->LockFile("/db/LOCK", &lock).ok());
+  ASSERT_NE(nullptr, lock);
+  EXPECT_FALSE(env_->FileExists("/db/LOCK"));
+  // 1.23 would grant this too; refusing it keeps two DB objects from
+  // writing the same in-memory database.
+  FileLock* second = nullptr;
+  EXPECT_TRUE(env_->LockFile("/db/LOCK", &second).IsIOError());
+  EXPECT_EQ(nullptr, second);
+  ASSERT_TRUE(env_->UnlockFile(lock).ok());
+  ASSERT_TRUE(env_->LockFile("/db/LOCK", &second).ok());
+  ASSERT_TRUE(env_->UnlockFile(second).ok());
+}
+
+TEST_F(MemEnvTest, GetChildrenListsEveryFileBelowTheDirectory) {
+  Write("/d/a", "1");
+  Write("/d/sub/x", "2");
+  Write("/d/sub/y", "3");
+  Write("/dx/z", "4");
+  std::vector<std::string> children;
+  ASSERT_TRUE(env_->GetChildren("/d", &children).ok());
+  std::sort(children.begin(), children.end());
+  EXPECT_EQ((std::vector<std::string>{"a", "sub/x", "sub/y"}), children);
+
+  // A file or a missing name has no children; neither is an error.
+  children = {"stale"};
+  ASSERT_TRUE(env_->GetChildren("/d/a", &children).ok());
+  EXPECT_TRUE(children.empty());
+  ASSERT_TRUE(env_->GetChildren("/missing", &children).ok());
+  EXPECT_TRUE(children.empty());
+}
+
+TEST_F(MemEnvTest, DirectoriesAreImplicit) {
+  ASSERT_TRUE(env_->CreateDir("/d").ok());
+  ASSERT_TRUE(env_->CreateDir("/d").ok());
+  EXPECT_FALSE(env_->FileExists("/d"));
+  Write("/d/f", "data");
+  // Removing a directory never touches the files below it.
+  ASSERT_TRUE(env_->RemoveDir("/d").ok());
+  ASSERT_TRUE(env_->RemoveDir("/never/created").ok());
+  EXPECT_EQ("data", ReadAll(env_.get(), "/d/f"));
+
+  std::string test_dir;
+  ASSERT_TRUE(env_->GetTestDirectory(&test_dir).ok());
+  EXPECT_EQ("/test", test_dir);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // (contrib/ycsb-c/testing/core/*.h): Read/Scan/Update/Insert/Delete
 // semantics, return codes, settings, and the record encoding shared with the
 // YCSB runner.
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -212,7 +213,117 @@ TEST_F(YcsbBindingTest, BadSettingsAreReported) {
   // An unusable path is an open error, not a crash.
   utils::Properties unusable = props_;
   unusable.SetProperty("leveldb.dbpath", "/proc/ycsbc-cannot-create/db");
-  EXPECT_TRUE(LevelDB::Create(unusable) == nullptr);
+  EXPECT_TRUE(LevelDB::Create(unusable, &error) == nullptr);
+  EXPECT_NE(std::string::npos, error.find("cannot open")) << error;
+}
+
+TEST_F(YcsbBindingTest, UnknownAndMistypedNamesAreRejected) {
+  const char* const kWrong[] = {"leveldb.elasticbf", "leveldb.bf_unit",
+                                "leveldb.Sync", "leveldb.cache",
+                                "leveldb.bloom_bits_per_key"};
+  for (const char* name : kWrong) {
+    utils::Properties props = props_;
+    props.SetProperty(name, "1");
+    std::string summary;
+    std::string error;
+    EXPECT_FALSE(LevelDB::CheckSettings(props, &summary, &error)) << name;
+    EXPECT_NE(std::string::npos, error.find(std::string("'") + name + "'"))
+        << error;
+    EXPECT_NE(std::string::npos, error.find("unknown setting")) << error;
+    // The message lists the real names.
+    EXPECT_NE(std::string::npos, error.find("leveldb.bf_units")) << error;
+    std::unique_ptr<LevelDB> db(LevelDB::Create(props, &error));
+    EXPECT_TRUE(db == nullptr) << name;
+  }
+  // Nothing was created for the rejected settings.
+  EXPECT_FALSE(leveldb::Env::Default()->FileExists(dir_ + "/db"));
+  // Names outside leveldb.* belong to YCSB-C and are left alone.
+  utils::Properties props = props_;
+  props.SetProperty("recordcount", "1000");
+  props.SetProperty("leveldbx.whatever", "1");
+  std::string summary;
+  std::string error;
+  EXPECT_TRUE(LevelDB::CheckSettings(props, &summary, &error)) << error;
+}
+
+TEST_F(YcsbBindingTest, BlanksAroundNamesAndValuesAreIgnored) {
+  // YCSB-C's loader splits "name = value\r" at '=' and keeps the blanks.
+  props_.SetProperty("leveldb.sync ", " true\r");
+  props_.SetProperty(" leveldb.bloom_bits", "\t7 ");
+  std::string summary;
+  std::string error;
+  ASSERT_TRUE(LevelDB::CheckSettings(props_, &summary, &error)) << error;
+  EXPECT_NE(std::string::npos, summary.find("sync=on")) << summary;
+  EXPECT_NE(std::string::npos, summary.find("Bloom (7 bits/key)")) << summary;
+  // The same name twice (once with blanks) is ambiguous.
+  props_.SetProperty("leveldb.sync", "false");
+  EXPECT_FALSE(LevelDB::CheckSettings(props_, &summary, &error));
+  EXPECT_NE(std::string::npos, error.find("leveldb.sync")) << error;
+}
+
+TEST_F(YcsbBindingTest, SummaryShowsTheEffectiveSettings) {
+  std::string summary;
+  std::string error;
+  ASSERT_TRUE(LevelDB::CheckSettings(props_, &summary, &error)) << error;
+  EXPECT_NE(std::string::npos, summary.find("path=" + dir_ + "/db "))
+      << summary;
+  EXPECT_NE(std::string::npos, summary.find("filter=none")) << summary;
+  EXPECT_NE(std::string::npos, summary.find("direct_io=off")) << summary;
+  EXPECT_NE(std::string::npos, summary.find("cache=default")) << summary;
+
+  props_.SetProperty("leveldb.elastic_bf", "true");
+  props_.SetProperty("leveldb.bf_memory_bits_per_key", "3.5");
+  props_.SetProperty("leveldb.bf_inherit_hotness", "false");
+  props_.SetProperty("leveldb.direct_io", "true");
+  props_.SetProperty("leveldb.cache_size", "0");
+  ASSERT_TRUE(LevelDB::CheckSettings(props_, &summary, &error)) << error;
+  EXPECT_NE(std::string::npos, summary.find("filter=ElasticBF (6 units x 4"))
+      << summary;
+  EXPECT_NE(std::string::npos, summary.find("memory 3.5 bits/key")) << summary;
+  EXPECT_NE(std::string::npos, summary.find("inherit_hotness off")) << summary;
+  EXPECT_NE(std::string::npos, summary.find("direct_io=on")) << summary;
+  EXPECT_NE(std::string::npos, summary.find("cache=0 bytes")) << summary;
+
+  props_.SetProperty("leveldb.bf_memory_budget_bytes", "65536");
+  ASSERT_TRUE(LevelDB::CheckSettings(props_, &summary, &error)) << error;
+  EXPECT_NE(std::string::npos, summary.find("memory 65536 bytes")) << summary;
+}
+
+// The factory's Create(props) ends the program on a bad setting or a failed
+// open, with a message and a non-zero status, instead of returning NULL.
+class YcsbBindingDeathTest : public YcsbBindingTest {};
+
+TEST_F(YcsbBindingDeathTest, FactoryExitsOnABadSetting) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  utils::Properties unknown = props_;
+  unknown.SetProperty("leveldb.bf_unit", "3");
+  EXPECT_EXIT(LevelDB::Create(unknown),
+              testing::ExitedWithCode(LevelDB::kExitBadSetting),
+              "leveldb: unknown setting 'leveldb.bf_unit'");
+  utils::Properties bad_value = props_;
+  bad_value.SetProperty("leveldb.cache_size", "big");
+  EXPECT_EXIT(LevelDB::Create(bad_value),
+              testing::ExitedWithCode(LevelDB::kExitBadSetting),
+              "leveldb: setting leveldb.cache_size: expected an integer");
+  utils::Properties unusable = props_;
+  unusable.SetProperty("leveldb.dbpath", "/proc/ycsbc-cannot-create/db");
+  EXPECT_EXIT(LevelDB::Create(unusable),
+              testing::ExitedWithCode(LevelDB::kExitOpenFailed),
+              "leveldb: cannot open /proc/ycsbc-cannot-create/db");
+}
+
+TEST_F(YcsbBindingDeathTest, FactoryPrintsTheSettingsItOpensWith) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  props_.SetProperty("leveldb.elastic_bf", "true");
+  EXPECT_EXIT(
+      {
+        LevelDB* db = LevelDB::Create(props_);
+        const int status = db != nullptr ? 0 : 3;
+        delete db;
+        std::exit(status);
+      },
+      testing::ExitedWithCode(0),
+      "leveldb: settings: path=.* filter=ElasticBF .* direct_io=off");
 }
 
 TEST_F(YcsbBindingTest, ElasticFiltersWithConcurrentClients) {

@@ -1,5 +1,6 @@
 // NewMemEnv(): an Env whose file system lives in memory. Useful for tests
-// and for databases that need not survive the process.
+// and for databases that need not survive the process. Behaves as LevelDB
+// 1.23's in-memory Env but for the differences listed in docs/building.md.
 #include "leveldb/helpers/memenv.h"
 
 #include <algorithm>
@@ -25,8 +26,9 @@ namespace leveldb {
 namespace {
 
 // Contents of one file, shared by the directory entry and every open
-// handle; freed when the last of them lets go. Bytes are kept in fixed-size
-// blocks so that appending never copies what is already stored.
+// handle; freed when the last of them lets go. A rewrite truncates this
+// object in place, so every handle sees the new contents. Bytes are kept in
+// fixed-size blocks so that appending never copies what is already stored.
 class MemFile {
  public:
   MemFile() : refs_(0), size_(0) {}
@@ -46,13 +48,15 @@ class MemFile {
   }
 
   // Copies up to n bytes at `offset` into scratch; short at end of file.
+  // An offset beyond the end is an error, as in 1.23.
   Status Read(uint64_t offset, size_t n, Slice* result, char* scratch) const
       LOCKS_EXCLUDED(mu_) {
     MutexLock l(&mu_);
-    if (offset >= size_) {
-      *result = Slice();
-      return Status::OK();
+    *result = Slice();
+    if (offset > size_) {
+      return Status::IOError("read offset past end of in-memory file");
     }
+    if (offset == size_) return Status::OK();
     size_t count = static_cast<size_t>(
         std::min<uint64_t>(static_cast<uint64_t>(n), size_ - offset));
     size_t copied = 0;
@@ -66,6 +70,12 @@ class MemFile {
     }
     *result = Slice(scratch, count);
     return Status::OK();
+  }
+
+  void Truncate() LOCKS_EXCLUDED(mu_) {
+    MutexLock l(&mu_);
+    blocks_.clear();
+    size_ = 0;
   }
 
   void Append(const Slice& data) LOCKS_EXCLUDED(mu_) {
@@ -122,9 +132,14 @@ class MemSequentialFile final : public SequentialFile {
     return s;
   }
 
+  // Stops at the end of the file; fails only if a rewrite left the
+  // position beyond the end.
   Status Skip(uint64_t n) override {
-    uint64_t size = file_->Size();
-    pos_ = (pos_ >= size || n > size - pos_) ? size : pos_ + n;
+    const uint64_t size = file_->Size();
+    if (pos_ > size) {
+      return Status::IOError("skip from beyond the end of in-memory file");
+    }
+    pos_ += std::min(n, size - pos_);
     return Status::OK();
   }
 
@@ -218,20 +233,19 @@ class InMemoryEnv final : public EnvWrapper {
     return OpenExisting<MemRandomAccessFile>(fname, result);
   }
 
-  // Handles open on a previous file of this name keep seeing its old
-  // contents, as with a file that was unlinked and recreated.
   Status NewWritableFile(const std::string& fname,
                          WritableFile** result) override LOCKS_EXCLUDED(mu_) {
     MutexLock l(&mu_);
-    *result = new MemWritableFile(ReplaceLocked(fname));
+    *result = new MemWritableFile(EmptyFileLocked(fname));
     return Status::OK();
   }
 
   Status NewAppendableFile(const std::string& fname,
                            WritableFile** result) override LOCKS_EXCLUDED(mu_) {
     MutexLock l(&mu_);
+    // 1.23 loses what is appended to a new name; here the file is created.
     MemFile* file = FindLocked(fname);
-    if (file == nullptr) file = ReplaceLocked(fname);
+    if (file == nullptr) file = CreateLocked(fname);
     *result = new MemWritableFile(file);
     return Status::OK();
   }
@@ -241,22 +255,19 @@ class InMemoryEnv final : public EnvWrapper {
     return files_.count(fname) != 0;
   }
 
-  // Directories are implicit: the children of `dir` are the first path
-  // components under "dir/" of the stored file names.
+  // Directories are implicit. As in 1.23, the children of `dir` are the
+  // names of all files below "dir/", relative to it ("sub/x" included), and
+  // a name without files below it simply has none.
   Status GetChildren(const std::string& dir,
                      std::vector<std::string>* result) override
       LOCKS_EXCLUDED(mu_) {
     result->clear();
     MutexLock l(&mu_);
-    if (files_.count(dir) != 0) return Status::IOError(dir, "Not a directory");
     const std::string prefix = dir + "/";
-    std::set<std::string> names;
     for (auto it = files_.lower_bound(prefix);
          it != files_.end() && Slice(it->first).starts_with(prefix); ++it) {
-      std::string rest = it->first.substr(prefix.size());
-      names.insert(rest.substr(0, rest.find('/')));
+      result->push_back(it->first.substr(prefix.size()));
     }
-    result->assign(names.begin(), names.end());
     return Status::OK();
   }
 
@@ -291,7 +302,7 @@ class InMemoryEnv final : public EnvWrapper {
     MutexLock l(&mu_);
     auto from = files_.find(src);
     if (from == files_.end()) return NotFoundError(src);
-    if (src == target) return Status::OK();
+    if (src == target) return Status::OK();  // 1.23 drops the file here.
     MemFile* moving = from->second;
     files_.erase(from);
     auto to = files_.find(target);
@@ -304,8 +315,9 @@ class InMemoryEnv final : public EnvWrapper {
     return Status::OK();
   }
 
-  // Like the POSIX Env, creates the file if needed and refuses a second
-  // lock on the same name until the first is released.
+  // Creates no file, as in 1.23. Unlike 1.23, which grants every lock, a
+  // second lock on a held name is refused like the POSIX Env does, so two
+  // DB objects cannot open and corrupt the same in-memory database.
   Status LockFile(const std::string& fname, FileLock** lock) override
       LOCKS_EXCLUDED(mu_) {
     MutexLock l(&mu_);
@@ -313,7 +325,6 @@ class InMemoryEnv final : public EnvWrapper {
     if (!locked_.insert(fname).second) {
       return Status::IOError("lock " + fname, "already held by process");
     }
-    if (FindLocked(fname) == nullptr) ReplaceLocked(fname);
     *lock = new MemFileLock(fname);
     return Status::OK();
   }
@@ -333,10 +344,12 @@ class InMemoryEnv final : public EnvWrapper {
     return Status::OK();
   }
 
+  // Unlike 1.23, which drops every message, the info log is kept as a file
+  // so that the log of an in-memory database can be read back.
   Status NewLogger(const std::string& fname, Logger** result) override
       LOCKS_EXCLUDED(mu_) {
     MutexLock l(&mu_);
-    *result = new MemLogger(ReplaceLocked(fname));
+    *result = new MemLogger(EmptyFileLocked(fname));
     return Status::OK();
   }
 
@@ -368,14 +381,22 @@ class InMemoryEnv final : public EnvWrapper {
     return *file == nullptr ? NotFoundError(fname) : Status::OK();
   }
 
-  // Puts a new empty file under `fname`, dropping any previous one.
-  MemFile* ReplaceLocked(const std::string& fname)
+  // The file `fname`, emptied in place if it exists (handles already open
+  // on it see the new contents, as in 1.23), else created.
+  MemFile* EmptyFileLocked(const std::string& fname)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    MemFile* file = FindLocked(fname);
+    if (file == nullptr) return CreateLocked(fname);
+    file->Truncate();
+    return file;
+  }
+
+  // Puts a new empty file under `fname`, which must be unused.
+  MemFile* CreateLocked(const std::string& fname)
       EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     auto* file = new MemFile;
     file->Ref();  // The directory entry's reference.
-    MemFile*& slot = files_[fname];
-    if (slot != nullptr) slot->Unref();
-    slot = file;
+    files_.emplace(fname, file);
     return file;
   }
 

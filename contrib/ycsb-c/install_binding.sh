@@ -7,7 +7,9 @@
 # Running it again changes nothing more.
 #
 # usage: install_binding.sh YCSB_C_DIR [LEVELDB_PREFIX]
-#   LEVELDB_PREFIX: where the fork is installed (default /usr/local)
+#   LEVELDB_PREFIX: where the fork is installed (default /usr/local); a
+#   relative path is taken from the current directory (leveldb.mk gets the
+#   absolute one, since make runs in YCSB-C's subdirectories).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -15,8 +17,12 @@ if [[ $# -lt 1 || $# -gt 2 ]]; then
   echo "usage: $0 YCSB_C_DIR [LEVELDB_PREFIX]" >&2
   exit 2
 fi
+if [[ ! -d "$1" ]]; then
+  echo "$0: YCSB-C directory '$1' not found" >&2
+  exit 1
+fi
 ycsbc="$(cd "$1" && pwd)"
-prefix="${2:-/usr/local}"
+prefix="$(realpath -ms -- "${2:-/usr/local}")"
 factory="$ycsbc/db/db_factory.cc"
 
 for required in "$factory" "$ycsbc/core/db.h" "$ycsbc/Makefile" \
@@ -63,7 +69,9 @@ if ! grep -q 'db/leveldb_db.h' "$factory"; then
   mv "$patched" "$factory"
 fi
 
-sed "s|^LEVELDB_PREFIX ?= .*|LEVELDB_PREFIX ?= $prefix|" "$here/leveldb.mk" \
+# Escaped for the sed replacement below.
+sed_prefix="$(printf '%s' "$prefix" | sed 's/[\\|&]/\\&/g')"
+sed "s|^LEVELDB_PREFIX ?= .*|LEVELDB_PREFIX ?= $sed_prefix|" "$here/leveldb.mk" \
   > "$ycsbc/leveldb.mk"
 for makefile in "$ycsbc/Makefile" "$ycsbc/db/Makefile"; do
   if ! grep -q '^include .*leveldb\.mk' "$makefile"; then
@@ -72,4 +80,5 @@ for makefile in "$ycsbc/Makefile" "$ycsbc/db/Makefile"; do
 done
 
 echo "LevelDB binding installed in $ycsbc (fork at $prefix)."
-echo "Build with: make -C $ycsbc"
+echo "Build with: $here/build_ycsbc.sh $ycsbc $prefix"
+echo "(plain make -C $ycsbc also builds YCSB-C's redis/, which needs sudo)"

@@ -1,10 +1,10 @@
 # Makefile fragment for building YCSB-C with the LevelDB (ElasticBF fork)
-# binding. install_binding.sh appends `include .../leveldb.mk` to YCSB-C's
-# Makefile and db/Makefile; by hand, add that line at the end of both.
+# binding. install_binding.sh writes it (with the prefix it was given) and
+# appends `include .../leveldb.mk` to YCSB-C's Makefile and db/Makefile; by
+# hand, add that line at the end of both. build_ycsbc.sh then builds with it.
 #
-#   make LEVELDB_PREFIX=/opt/leveldb-elasticbf
-#
-# LEVELDB_PREFIX is where `cmake --install ... --prefix` put the fork
+# LEVELDB_PREFIX (an absolute path: make runs in YCSB-C's subdirectories)
+# is where `cmake --install ... --prefix` put the fork
 # (include/leveldb/*.h, lib/libleveldb.so). Linking with -L and an rpath
 # to that directory keeps Debian's own libleveldb (if installed) out of the
 # way.

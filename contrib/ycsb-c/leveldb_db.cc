@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
 
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
@@ -21,6 +24,82 @@ namespace ycsbc {
 namespace {
 
 // ---- Settings from the workload properties --------------------------------
+
+const char* const kSettingNames[] = {
+    "leveldb.dbpath",
+    "leveldb.destroy",
+    "leveldb.elastic_bf",
+    "leveldb.bf_bits_per_unit",
+    "leveldb.bf_units",
+    "leveldb.bf_memory_bits_per_key",
+    "leveldb.bf_memory_budget_bytes",
+    "leveldb.bf_segment_bytes",
+    "leveldb.bf_lifetime",
+    "leveldb.bf_initial_units",
+    "leveldb.bf_inherit_hotness",
+    "leveldb.bloom_bits",
+    "leveldb.direct_io",
+    "leveldb.fill_cache",
+    "leveldb.cache_size",
+    "leveldb.write_buffer_size",
+    "leveldb.max_file_size",
+    "leveldb.max_open_files",
+    "leveldb.block_size",
+    "leveldb.compression",
+    "leveldb.sync",
+};
+
+bool IsSettingName(const std::string& key) {
+  for (size_t i = 0; i < sizeof(kSettingNames) / sizeof(kSettingNames[0]);
+       ++i) {
+    if (key == kSettingNames[i]) return true;
+  }
+  return false;
+}
+
+std::string SettingNameList() {
+  std::string names;
+  for (size_t i = 0; i < sizeof(kSettingNames) / sizeof(kSettingNames[0]);
+       ++i) {
+    if (i > 0) names += ", ";
+    names += kSettingNames[i];
+  }
+  return names;
+}
+
+// YCSB-C's property loader keeps blanks and a CR around names and values.
+std::string Trim(const std::string& text) {
+  const char* const kBlanks = " \t\r\n";
+  const size_t first = text.find_first_not_of(kBlanks);
+  if (first == std::string::npos) return std::string();
+  const size_t last = text.find_last_not_of(kBlanks);
+  return text.substr(first, last - first + 1);
+}
+
+// The leveldb.* properties with blanks trimmed, or false and *error for a
+// name the binding does not know (a typo must not silently change nothing).
+bool CollectSettings(const utils::Properties& props,
+                     std::map<std::string, std::string>* values,
+                     std::string* error) {
+  const std::map<std::string, std::string>& all = props.properties();
+  for (std::map<std::string, std::string>::const_iterator it = all.begin();
+       it != all.end(); ++it) {
+    const std::string key = Trim(it->first);
+    if (key.compare(0, 8, "leveldb.") != 0) continue;
+    if (!IsSettingName(key)) {
+      *error = "unknown setting '" + key +
+               "'; the settings are: " + SettingNameList() +
+               " (see docs/ycsb.md)";
+      return false;
+    }
+    if (values->count(key) != 0) {
+      *error = "setting " + key + " is given twice";
+      return false;
+    }
+    (*values)[key] = Trim(it->second);
+  }
+  return true;
+}
 
 struct Settings {
   std::string path;
@@ -39,20 +118,29 @@ struct Settings {
   bool sync;
 };
 
+std::string ToString(long long value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%lld", value);
+  return buffer;
+}
+
+// Typed access to the collected settings; the first bad value is kept.
 class SettingsReader {
  public:
-  explicit SettingsReader(const utils::Properties& props) : props_(props) {}
+  explicit SettingsReader(const std::map<std::string, std::string>& values)
+      : values_(values) {}
 
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
 
   std::string String(const std::string& key, const std::string& fallback) {
-    return props_.GetProperty(key, fallback);
+    std::map<std::string, std::string>::const_iterator it = values_.find(key);
+    return it == values_.end() ? fallback : it->second;
   }
 
   long long Int(const std::string& key, long long fallback, long long low,
                 long long high) {
-    const std::string text = props_.GetProperty(key, "");
+    const std::string text = String(key, "");
     if (text.empty()) return fallback;
     errno = 0;
     char* end = NULL;
@@ -66,7 +154,7 @@ class SettingsReader {
   }
 
   double Double(const std::string& key, double fallback) {
-    const std::string text = props_.GetProperty(key, "");
+    const std::string text = String(key, "");
     if (text.empty()) return fallback;
     errno = 0;
     char* end = NULL;
@@ -79,7 +167,7 @@ class SettingsReader {
   }
 
   bool Bool(const std::string& key, bool fallback) {
-    const std::string text = props_.GetProperty(key, "");
+    const std::string text = String(key, "");
     if (text.empty()) return fallback;
     if (text == "true" || text == "1" || text == "yes" || text == "on") {
       return true;
@@ -95,65 +183,75 @@ class SettingsReader {
             const std::string& expected) {
     if (error_.empty()) {
       error_ =
-          "property " + key + ": expected " + expected + ", got '" + text + "'";
+          "setting " + key + ": expected " + expected + ", got '" + text + "'";
     }
   }
 
  private:
-  static std::string ToString(long long value) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof(buffer), "%lld", value);
-    return buffer;
-  }
-
-  const utils::Properties& props_;
+  const std::map<std::string, std::string>& values_;
   std::string error_;
 };
 
-bool ReadSettings(const utils::Properties& props, Settings* settings,
-                  std::string* error) {
+void ReadElasticSettings(SettingsReader* reader,
+                         leveldb::ElasticFilterOptions* elastic) {
   const long long kMaxBytes = 1LL << 40;
-  SettingsReader reader(props);
-  settings->path = reader.String("leveldb.dbpath", "/tmp/ycsbc-leveldb");
-  settings->destroy = reader.Bool("leveldb.destroy", false);
-  settings->elastic_bf = reader.Bool("leveldb.elastic_bf", false);
-  leveldb::ElasticFilterOptions& elastic = settings->elastic;
   // Wide ranges: ValidateElasticFilterOptions names the real limits.
-  elastic.bits_per_unit = static_cast<int>(reader.Int(
-      "leveldb.bf_bits_per_unit", elastic.bits_per_unit, -1000, 1000));
-  elastic.units_per_segment = static_cast<int>(
-      reader.Int("leveldb.bf_units", elastic.units_per_segment, -1000, 1000));
-  elastic.memory_bits_per_key = reader.Double("leveldb.bf_memory_bits_per_key",
-                                              elastic.memory_bits_per_key);
-  elastic.memory_budget_bytes = static_cast<size_t>(reader.Int(
+  elastic->bits_per_unit = static_cast<int>(reader->Int(
+      "leveldb.bf_bits_per_unit", elastic->bits_per_unit, -1000, 1000));
+  elastic->units_per_segment = static_cast<int>(
+      reader->Int("leveldb.bf_units", elastic->units_per_segment, -1000, 1000));
+  elastic->memory_bits_per_key = reader->Double(
+      "leveldb.bf_memory_bits_per_key", elastic->memory_bits_per_key);
+  elastic->memory_budget_bytes = static_cast<size_t>(reader->Int(
       "leveldb.bf_memory_budget_bytes",
-      static_cast<long long>(elastic.memory_budget_bytes), 0, kMaxBytes));
-  elastic.segment_bytes = static_cast<size_t>(
-      reader.Int("leveldb.bf_segment_bytes",
-                 static_cast<long long>(elastic.segment_bytes), 0, kMaxBytes));
-  elastic.lifetime = static_cast<uint64_t>(
-      reader.Int("leveldb.bf_lifetime",
-                 static_cast<long long>(elastic.lifetime), 0, INT64_MAX));
-  elastic.initial_units = static_cast<int>(reader.Int(
-      "leveldb.bf_initial_units", elastic.initial_units, -1000, 1000));
-  settings->bloom_bits = reader.Int("leveldb.bloom_bits", 0, -1, 1000);
-  settings->direct_io = reader.Bool("leveldb.direct_io", false);
-  settings->fill_cache = reader.Bool("leveldb.fill_cache", true);
-  settings->cache_size = reader.Int("leveldb.cache_size", -1, -1, kMaxBytes);
+      static_cast<long long>(elastic->memory_budget_bytes), 0, kMaxBytes));
+  elastic->segment_bytes = static_cast<size_t>(reader->Int(
+      "leveldb.bf_segment_bytes",
+      static_cast<long long>(elastic->segment_bytes), 0, kMaxBytes));
+  elastic->lifetime = static_cast<uint64_t>(
+      reader->Int("leveldb.bf_lifetime",
+                  static_cast<long long>(elastic->lifetime), 0, INT64_MAX));
+  elastic->initial_units = static_cast<int>(reader->Int(
+      "leveldb.bf_initial_units", elastic->initial_units, -1000, 1000));
+  elastic->inherit_hotness =
+      reader->Bool("leveldb.bf_inherit_hotness", elastic->inherit_hotness);
+}
+
+void ReadEngineSettings(SettingsReader* reader, Settings* settings) {
+  const long long kMaxBytes = 1LL << 40;
+  settings->path = reader->String("leveldb.dbpath", "/tmp/ycsbc-leveldb");
+  if (settings->path.empty()) {
+    reader->Fail("leveldb.dbpath", "", "a directory");
+  }
+  settings->destroy = reader->Bool("leveldb.destroy", false);
+  settings->elastic_bf = reader->Bool("leveldb.elastic_bf", false);
+  ReadElasticSettings(reader, &settings->elastic);
+  settings->bloom_bits = reader->Int("leveldb.bloom_bits", 0, -1, 1000);
+  settings->direct_io = reader->Bool("leveldb.direct_io", false);
+  settings->fill_cache = reader->Bool("leveldb.fill_cache", true);
+  settings->cache_size = reader->Int("leveldb.cache_size", -1, -1, kMaxBytes);
   settings->write_buffer_size =
-      reader.Int("leveldb.write_buffer_size", 0, 0, kMaxBytes);
+      reader->Int("leveldb.write_buffer_size", 0, 0, kMaxBytes);
   settings->max_file_size =
-      reader.Int("leveldb.max_file_size", 0, 0, kMaxBytes);
+      reader->Int("leveldb.max_file_size", 0, 0, kMaxBytes);
   settings->max_open_files =
-      reader.Int("leveldb.max_open_files", 0, 0, 1 << 24);
-  settings->block_size = reader.Int("leveldb.block_size", 0, 0, kMaxBytes);
-  settings->sync = reader.Bool("leveldb.sync", false);
+      reader->Int("leveldb.max_open_files", 0, 0, 1 << 24);
+  settings->block_size = reader->Int("leveldb.block_size", 0, 0, kMaxBytes);
+  settings->sync = reader->Bool("leveldb.sync", false);
   const std::string compression =
-      reader.String("leveldb.compression", "snappy");
+      reader->String("leveldb.compression", "snappy");
   if (compression != "snappy" && compression != "none") {
-    reader.Fail("leveldb.compression", compression, "snappy or none");
+    reader->Fail("leveldb.compression", compression, "snappy or none");
   }
   settings->compression = compression != "none";
+}
+
+bool ReadSettings(const utils::Properties& props, Settings* settings,
+                  std::string* error) {
+  std::map<std::string, std::string> values;
+  if (!CollectSettings(props, &values, error)) return false;
+  SettingsReader reader(values);
+  ReadEngineSettings(&reader, settings);
   if (!reader.ok()) {
     *error = reader.error();
     return false;
@@ -171,6 +269,59 @@ bool ReadSettings(const utils::Properties& props, Settings* settings,
     }
   }
   return true;
+}
+
+// "default" for 0 (LevelDB's own value), else the number.
+std::string SizeOrDefault(long long value) {
+  return value > 0 ? ToString(value) : "default";
+}
+
+std::string DescribeFilter(const Settings& settings) {
+  if (settings.elastic_bf) {
+    const leveldb::ElasticFilterOptions& e = settings.elastic;
+    std::ostringstream out;
+    out << "ElasticBF (" << e.units_per_segment << " units x "
+        << e.bits_per_unit << " bits/key, memory ";
+    if (e.memory_budget_bytes > 0) {
+      out << e.memory_budget_bytes << " bytes";
+    } else {
+      out << e.memory_bits_per_key << " bits/key";
+    }
+    out << ", initial_units " << e.initial_units << ", segment_bytes "
+        << (e.segment_bytes > 0
+                ? ToString(static_cast<long long>(e.segment_bytes))
+                : "auto")
+        << ", lifetime "
+        << (e.lifetime > 0 ? ToString(static_cast<long long>(e.lifetime))
+                           : "auto")
+        << ", inherit_hotness " << (e.inherit_hotness ? "on" : "off") << ")";
+    return out.str();
+  }
+  if (settings.bloom_bits > 0) {
+    return "Bloom (" + ToString(settings.bloom_bits) + " bits/key)";
+  }
+  return "none";
+}
+
+std::string DescribeSettings(const Settings& settings) {
+  std::ostringstream out;
+  out << "path=" << settings.path
+      << (settings.destroy ? " (deleted first)" : "")
+      << " filter=" << DescribeFilter(settings)
+      << " direct_io=" << (settings.direct_io ? "on" : "off") << " cache=";
+  if (settings.cache_size < 0) {
+    out << "default (8 MiB)";
+  } else {
+    out << settings.cache_size << " bytes";
+  }
+  out << " fill_cache=" << (settings.fill_cache ? "on" : "off")
+      << " write_buffer_size=" << SizeOrDefault(settings.write_buffer_size)
+      << " max_file_size=" << SizeOrDefault(settings.max_file_size)
+      << " max_open_files=" << SizeOrDefault(settings.max_open_files)
+      << " block_size=" << SizeOrDefault(settings.block_size)
+      << " compression=" << (settings.compression ? "snappy" : "none")
+      << " sync=" << (settings.sync ? "on" : "off");
+  return out.str();
 }
 
 // ---- Record encoding ------------------------------------------------------
@@ -329,10 +480,27 @@ LevelDB* LevelDB::Create(const utils::Properties& props, std::string* error) {
   return binding;
 }
 
+bool LevelDB::CheckSettings(const utils::Properties& props,
+                            std::string* summary, std::string* error) {
+  Settings settings;
+  if (!ReadSettings(props, &settings, error)) return false;
+  *summary = DescribeSettings(settings);
+  return true;
+}
+
 LevelDB* LevelDB::Create(const utils::Properties& props) {
+  std::string summary;
   std::string error;
+  if (!CheckSettings(props, &summary, &error)) {
+    std::cerr << "leveldb: " << error << std::endl;
+    std::exit(kExitBadSetting);
+  }
+  std::cerr << "leveldb: settings: " << summary << std::endl;
   LevelDB* binding = Create(props, &error);
-  if (binding == NULL) std::cerr << "leveldb: " << error << std::endl;
+  if (binding == NULL) {
+    std::cerr << "leveldb: " << error << std::endl;
+    std::exit(kExitOpenFailed);
+  }
   return binding;
 }
 

@@ -4,7 +4,8 @@
 // like the rest of YCSB-C.
 //
 // Settings come from the workload's properties (YCSB-C has no -p flag, so
-// put them in a spec file):
+// put them in a spec file). Blanks around names and values are ignored; an
+// unknown leveldb.* name or a bad value stops the program (see Create):
 //   leveldb.dbpath          database directory (default /tmp/ycsbc-leveldb)
 //   leveldb.destroy         delete the database before opening (false)
 //   leveldb.elastic_bf      ElasticBF filters (false), tuned by
@@ -12,7 +13,8 @@
 //                           leveldb.bf_memory_bits_per_key,
 //                           leveldb.bf_memory_budget_bytes,
 //                           leveldb.bf_segment_bytes, leveldb.bf_lifetime,
-//                           leveldb.bf_initial_units
+//                           leveldb.bf_initial_units,
+//                           leveldb.bf_inherit_hotness
 //   leveldb.bloom_bits      standard Bloom filter bits per key (0: none)
 //   leveldb.direct_io       read tables with O_DIRECT (false)
 //   leveldb.fill_cache      ReadOptions::fill_cache (true)
@@ -46,10 +48,22 @@ namespace ycsbc {
 
 class LevelDB : public DB {
  public:
+  // Exit statuses of Create(props).
+  static const int kExitOpenFailed = 1;
+  static const int kExitBadSetting = 2;
+
+  // Checks the leveldb.* properties without opening anything. Returns true
+  // with a one-line description of the effective settings in *summary, or
+  // false with the problem (naming the setting) in *error.
+  static bool CheckSettings(const utils::Properties& props,
+                            std::string* summary, std::string* error);
   // Opens the database the properties describe. On failure returns NULL
   // and describes the problem in *error (a bad setting or the open error).
   static LevelDB* Create(const utils::Properties& props, std::string* error);
-  // Same, printing the problem to stderr: the factory's one-liner.
+  // The factory's one-liner. Prints the effective settings to stderr and
+  // opens the database. On a bad setting or a failed open it prints why
+  // and exits (kExitBadSetting, kExitOpenFailed): returning NULL would make
+  // YCSB-C report "Unknown database name" and exit with status 0.
   static LevelDB* Create(const utils::Properties& props);
 
   // Closes the database.

@@ -1,7 +1,8 @@
 // Minimal local stand-in for YCSB-C's core/properties.h (utils::Properties),
 // used ONLY to build and test the LevelDB binding outside YCSB-C. It offers
 // the calls the binding and the factory make: GetProperty with a default,
-// SetProperty and operator[]. Written from the interface description.
+// SetProperty, operator[] and properties() (every name and value, as
+// YCSB-C's loader stored them: blanks around them are kept).
 #ifndef YCSB_C_TESTING_CORE_PROPERTIES_H_
 #define YCSB_C_TESTING_CORE_PROPERTIES_H_
 
@@ -19,10 +20,9 @@ class Properties {
     return it == values_.end() ? default_value : it->second;
   }
 
-  // Like YCSB-C's, for keys known to be set (e.g. "dbname").
-  const std::string& operator[](const std::string& key) const {
-    return values_.at(key);
-  }
+  // Like YCSB-C's: not const, and a missing key is added with an empty
+  // value.
+  std::string& operator[](const std::string& key) { return values_[key]; }
 
   void SetProperty(const std::string& key, const std::string& value) {
     values_[key] = value;
