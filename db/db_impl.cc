@@ -591,7 +591,7 @@ void DBImpl::BackgroundCall() {
   }
   if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok() &&
       HotnessCheckpointDue()) {
-    CheckpointHotness();  // a failure became the background error
+    CheckpointHotness();  // a failure is logged and retried later
   }
   background_compaction_scheduled_ = false;
   // A compaction can leave a level over its limit: look again.
@@ -884,11 +884,20 @@ Status DBImpl::CheckpointHotness() {
   if (now != versions_->elastic_clock()) edit.SetElasticClock(now);
   if (!edit.HasElastic()) return Status::OK();
 
+  const uint64_t manifest = versions_->ManifestFileNumber();
   Status s = versions_->LogAndApply(&edit, &mutex_);
-  if (s.ok()) {
-    ++checkpoints_written_;
-  } else {
-    RecordBackgroundError(s);
+  if (!s.ok()) {
+    // Hotness is a hint: losing a checkpoint must not stop writes. The
+    // VersionSet starts a new MANIFEST at its next write.
+    Log(options_.info_log,
+        "ElasticBF: hotness checkpoint failed, retried after %" PRIu64
+        " more Gets: %s",
+        checkpoint_interval_, s.ToString().c_str());
+    return s;
+  }
+  ++checkpoints_written_;
+  if (versions_->ManifestFileNumber() != manifest) {
+    RemoveObsoleteFiles();  // the MANIFEST left after a failed write
   }
   return s;
 }

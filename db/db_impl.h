@@ -241,7 +241,9 @@ class DBImpl : public DB {
   // Hotness checkpoints (ElasticBF with inherit_hotness only).
   bool HotnessCheckpointDue() const EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Records in the MANIFEST the hotness of every live file whose current
-  // hotness differs from the recorded one, and the logical clock.
+  // hotness differs from the recorded one, and the logical clock. A failure
+  // is logged and returned but is not a background error (writes go on);
+  // the next checkpoint is due one interval later.
   Status CheckpointHotness() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   const Comparator* user_comparator() const {
