@@ -3,9 +3,11 @@
 
 # Debian packages the build, the tests and the benchmarks need.
 # libclang-rt-dev carries clang's sanitizer runtimes (only a Recommends of
-# clang, so name it).
+# clang, so name it). python3-plyvel: a binding built against Debian's
+# LevelDB, run on the fork's shared library by interop_plyvel_elastic.
 LEVELDB_PACKAGES=(cmake ninja-build g++ clang libclang-rt-dev libsnappy-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libleveldb-dev pkg-config)
+  libgtest-dev libgmock-dev libbenchmark-dev libleveldb-dev pkg-config
+  python3-plyvel)
 
 # Installs whatever of LEVELDB_PACKAGES is missing; touches apt only then.
 # Any apt failure aborts the caller.
