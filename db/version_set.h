@@ -186,8 +186,9 @@ class VersionSet {
 
   Version* current() const { return current_; }
 
-  // The MANIFEST that CURRENT names (once Recover or the first LogAndApply
-  // has written it); newer ones may be in the middle of being written.
+  // The MANIFEST in use (after Recover: the one the first LogAndApply
+  // writes). After a failed write it stays the one CURRENT names until a
+  // new one has replaced it, so that the old one counts as live.
   uint64_t ManifestFileNumber() const { return manifest_file_number_; }
 
   // Allocates a new file number.
