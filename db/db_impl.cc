@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/builder.h"
 #include "db/db_iter.h"
 #include "db/dbformat.h"
+#include "db/elastic_env_switch.h"
 #include "db/filename.h"
 #include "db/log_reader.h"
 #include "db/log_writer.h"
@@ -181,8 +185,10 @@ Options SanitizeOptions(const std::string& dbname,
   return result;
 }
 
-DBImpl::DBImpl(const Options& raw_options, const std::string& dbname)
+DBImpl::DBImpl(const Options& raw_options, const std::string& dbname,
+               std::unique_ptr<const FilterPolicy> owned_policy)
     : env_(raw_options.env),
+      owned_filter_policy_(std::move(owned_policy)),
       internal_comparator_(raw_options.comparator),
       internal_filter_policy_(raw_options.filter_policy),
       options_(SanitizeOptions(dbname, &internal_comparator_,
@@ -594,7 +600,7 @@ void DBImpl::BackgroundCall() {
   }
   if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok() &&
       HotnessCheckpointDue()) {
-    CheckpointHotness();  // a failure became the background error
+    CheckpointHotness();  // a failure is logged and retried later
   }
   background_compaction_scheduled_ = false;
   // A compaction can leave a level over its limit: look again.
@@ -887,11 +893,20 @@ Status DBImpl::CheckpointHotness() {
   if (now != versions_->elastic_clock()) edit.SetElasticClock(now);
   if (!edit.HasElastic()) return Status::OK();
 
+  const uint64_t manifest = versions_->ManifestFileNumber();
   Status s = versions_->LogAndApply(&edit, &mutex_);
-  if (s.ok()) {
-    ++checkpoints_written_;
-  } else {
-    RecordBackgroundError(s);
+  if (!s.ok()) {
+    // Hotness is a hint: losing a checkpoint must not stop writes. The
+    // VersionSet starts a new MANIFEST at its next write.
+    Log(options_.info_log,
+        "ElasticBF: hotness checkpoint failed, retried after %" PRIu64
+        " more Gets: %s",
+        checkpoint_interval_, s.ToString().c_str());
+    return s;
+  }
+  ++checkpoints_written_;
+  if (versions_->ManifestFileNumber() != manifest) {
+    RemoveObsoleteFiles();  // the MANIFEST left after a failed write
   }
   return s;
 }
@@ -1714,8 +1729,21 @@ Status DB::Open(const Options& options, const std::string& dbname, DB** dbptr) {
   *dbptr = nullptr;
   Status s = CheckOpenArguments(options, dbname);
   if (!s.ok()) return s;
+  // Decided before anything touches the directory, like the checks above.
+  ElasticEnvDecision elastic_switch;
+  s = DecideElasticEnvSwitch(std::getenv(kElasticEnvVariable),
+                             options.filter_policy, &elastic_switch);
+  if (!s.ok()) return s;
+  Options effective = options;
+  if (elastic_switch.policy != nullptr) {
+    effective.filter_policy = elastic_switch.policy.get();
+  }
 
-  DBImpl* impl = new DBImpl(options, dbname);
+  DBImpl* impl =
+      new DBImpl(effective, dbname, std::move(elastic_switch.policy));
+  if (!elastic_switch.log_message.empty()) {
+    Log(impl->options_.info_log, "%s", elastic_switch.log_message.c_str());
+  }
   impl->mutex_.Lock();
   VersionEdit edit;
   bool save_manifest = false;

@@ -16,6 +16,7 @@
 #include "db/snapshot.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
+#include "leveldb/filter_policy.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
 #include "util/io_stats.h"
@@ -34,7 +35,10 @@ class VersionSet;
 
 class DBImpl : public DB {
  public:
-  DBImpl(const Options& options, const std::string& dbname);
+  // owned_policy, if not null, is options.filter_policy: a policy the DB
+  // made itself (the LEVELDB_ELASTICBF switch) and deletes when it closes.
+  DBImpl(const Options& options, const std::string& dbname,
+         std::unique_ptr<const FilterPolicy> owned_policy = nullptr);
 
   DBImpl(const DBImpl&) = delete;
   DBImpl& operator=(const DBImpl&) = delete;
@@ -237,7 +241,9 @@ class DBImpl : public DB {
   // Hotness checkpoints (ElasticBF with inherit_hotness only).
   bool HotnessCheckpointDue() const EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // Records in the MANIFEST the hotness of every live file whose current
-  // hotness differs from the recorded one, and the logical clock.
+  // hotness differs from the recorded one, and the logical clock. A failure
+  // is logged and returned but is not a background error (writes go on);
+  // the next checkpoint is due one interval later.
   Status CheckpointHotness() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   const Comparator* user_comparator() const {
@@ -246,6 +252,9 @@ class DBImpl : public DB {
 
   // Constant after construction.
   Env* const env_;
+  // Outlives everything below that uses options_.filter_policy: members
+  // are destroyed after the destructor's body has closed the tables.
+  const std::unique_ptr<const FilterPolicy> owned_filter_policy_;
   const InternalKeyComparator internal_comparator_;
   const InternalFilterPolicy internal_filter_policy_;
   const Options options_;  // options_.comparator == &internal_comparator_

@@ -1,6 +1,7 @@
 #include "db/version_set.h"
 
 #include <algorithm>
+#include <cinttypes>
 #include <cstdio>
 #include <iterator>
 #include <memory>
@@ -814,6 +815,12 @@ void VersionSet::ReportFileLevels(const Version* v) const {
 }
 
 Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
+  // A new MANIFEST is numbered before next_file_number_ is recorded.
+  uint64_t new_manifest_number = 0;
+  if (descriptor_log_ == nullptr) {
+    new_manifest_number =
+        manifest_torn_ ? NewFileNumber() : manifest_file_number_;
+  }
   if (edit->has_log_number_) {
     assert(edit->log_number_ >= log_number_);
     assert(edit->log_number_ < next_file_number_);
@@ -837,11 +844,12 @@ Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
   }
   Finalize(v);
 
-  // The first edit after opening starts a new MANIFEST holding the full
-  // state. Only Open gets here, so holding the mutex costs nothing.
+  // The first edit after opening, or after a failed append, starts a new
+  // MANIFEST holding the full state. Rare, so holding the mutex costs
+  // little.
   std::string new_manifest;
   if (descriptor_log_ == nullptr) {
-    new_manifest = DescriptorFileName(dbname_, manifest_file_number_);
+    new_manifest = DescriptorFileName(dbname_, new_manifest_number);
     s = env_->NewWritableFile(new_manifest, &descriptor_file_);
     if (s.ok()) {
       descriptor_log_ = new log::Writer(descriptor_file_);
@@ -863,20 +871,28 @@ Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
     }
   }
   if (s.ok() && !new_manifest.empty()) {
-    s = SetCurrentFile(env_, dbname_, manifest_file_number_);
+    s = SetCurrentFile(env_, dbname_, new_manifest_number);
   }
   mu->Lock();
 
   if (!s.ok()) {
     delete v;
-    if (!new_manifest.empty()) {
-      delete descriptor_log_;
-      delete descriptor_file_;
-      descriptor_log_ = nullptr;
-      descriptor_file_ = nullptr;
-      env_->RemoveFile(new_manifest);
+    CloseDescriptor();
+    if (new_manifest.empty()) {
+      // The append may have left a torn record, after which a reader would
+      // take any later record for corruption: never append here again.
+      manifest_torn_ = true;
+      Log(options_->info_log,
+          "MANIFEST-%06" PRIu64 " is not appended to again\n",
+          manifest_file_number_);
+    } else {
+      env_->RemoveFile(new_manifest);  // CURRENT still names the old one
     }
     return s;
+  }
+  if (!new_manifest.empty()) {
+    manifest_file_number_ = new_manifest_number;
+    manifest_torn_ = false;
   }
   AppendVersion(v);
   log_number_ = edit->log_number_;
@@ -992,6 +1008,13 @@ Status VersionSet::Recover(bool* save_manifest) {
 
   *save_manifest = !ReuseManifest(dscname, current);
   return Status::OK();
+}
+
+void VersionSet::CloseDescriptor() {
+  delete descriptor_log_;
+  delete descriptor_file_;
+  descriptor_log_ = nullptr;
+  descriptor_file_ = nullptr;
 }
 
 bool VersionSet::ReuseManifest(const std::string& dscname,

@@ -173,7 +173,10 @@ class VersionSet {
 
   // Applies *edit to the current version, persists it to the MANIFEST and
   // installs the result as the new current version. *mu must be held on
-  // entry; it is released while writing and held again on return.
+  // entry; it is released while writing and held again on return. After a
+  // failed write to the MANIFEST, the next call writes the full state to a
+  // new MANIFEST and switches CURRENT to it, as an open does; the old one
+  // stays CURRENT (and live) until then.
   Status LogAndApply(VersionEdit* edit, port::Mutex* mu)
       EXCLUSIVE_LOCKS_REQUIRED(mu);
 
@@ -183,6 +186,9 @@ class VersionSet {
 
   Version* current() const { return current_; }
 
+  // The MANIFEST in use (after Recover: the one the first LogAndApply
+  // writes). After a failed write it stays the one CURRENT names until a
+  // new one has replaced it, so that the old one counts as live.
   uint64_t ManifestFileNumber() const { return manifest_file_number_; }
 
   // Allocates a new file number.
@@ -257,6 +263,9 @@ class VersionSet {
   friend class Compaction;
   friend class Version;
 
+  // Closes the open MANIFEST, if any; the next LogAndApply starts one.
+  void CloseDescriptor();
+
   // Tries to keep appending to the MANIFEST named by CURRENT.
   bool ReuseManifest(const std::string& dscname, const std::string& dscbase);
 
@@ -297,6 +306,9 @@ class VersionSet {
   // Open MANIFEST, created lazily by the first LogAndApply.
   WritableFile* descriptor_file_;
   log::Writer* descriptor_log_;
+  // A write to the MANIFEST failed: the next LogAndApply starts a new one
+  // under a new number instead of appending to it.
+  bool manifest_torn_ = false;
   Version dummy_versions_;  // head of the circular list of live versions
   Version* current_;        // == dummy_versions_.prev_
 

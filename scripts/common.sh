@@ -3,11 +3,13 @@
 
 # Debian packages the build, the tests and the benchmarks need.
 # libclang-rt-dev carries clang's sanitizer runtimes (only a Recommends of
-# clang, so name it). dpkg-dev and file build the Debian packages;
-# python3-plyvel is the Debian client the package test runs on them.
+# clang, so name it). make builds the YCSB-C stand-in of
+# ycsb_build_script_test. dpkg-dev and file build the Debian packages;
+# python3-plyvel, a binding built against Debian's LevelDB, runs on them
+# (package_deb) and on the fork's shared library (interop_plyvel_elastic).
 LEVELDB_PACKAGES=(cmake ninja-build g++ clang libclang-rt-dev libsnappy-dev
   libgtest-dev libgmock-dev libbenchmark-dev libleveldb-dev pkg-config
-  dpkg-dev file python3-plyvel)
+  make dpkg-dev file python3-plyvel)
 
 # Installs whatever of LEVELDB_PACKAGES is missing; touches apt only then.
 # Any apt failure aborts the caller.

@@ -519,4 +519,89 @@ TEST_F(CApiTest, BloomFilterPolicy) {
   leveldb_filterpolicy_destroy(bloom);
 }
 
+// Sets LEVELDB_ELASTICBF (or unsets it, for null) for the life of the
+// object and restores what was there before.
+class ScopedElasticSwitch {
+ public:
+  explicit ScopedElasticSwitch(const char* value) {
+    const char* old = std::getenv(kVariable);
+    had_value_ = old != nullptr;
+    if (had_value_) saved_ = old;
+    Set(value);
+  }
+  ~ScopedElasticSwitch() { Set(had_value_ ? saved_.c_str() : nullptr); }
+
+  ScopedElasticSwitch(const ScopedElasticSwitch&) = delete;
+  ScopedElasticSwitch& operator=(const ScopedElasticSwitch&) = delete;
+
+ private:
+  static constexpr char kVariable[] = "LEVELDB_ELASTICBF";
+
+  static void Set(const char* value) {
+    if (value != nullptr) {
+      setenv(kVariable, value, /*overwrite=*/1);
+    } else {
+      unsetenv(kVariable);
+    }
+  }
+
+  bool had_value_ = false;
+  std::string saved_;
+};
+
+// The first line of leveldb.elasticbf: "enabled: yes" or "enabled: no".
+std::string ElasticEnabledLine(leveldb_t* db) {
+  char* prop = leveldb_property_value(db, "leveldb.elasticbf");
+  EXPECT_NE(nullptr, prop);
+  if (prop == nullptr) return "";
+  std::string text(prop);
+  leveldb_free(prop);
+  return text.substr(0, text.find('\n'));
+}
+
+// A program that only has the C API turns ElasticBF on with the variable.
+TEST_F(CApiTest, ElasticSwitchReplacesTheBloomPolicy) {
+  leveldb_filterpolicy_t* bloom = leveldb_filterpolicy_create_bloom(10);
+  leveldb_options_set_filter_policy(options_, bloom);
+  {
+    ScopedElasticSwitch on("memory_bits_per_key=6");
+    OpenOrDie();
+  }
+  for (int i = 0; i < 3000; i++) Put("key" + std::to_string(i), "v");
+  leveldb_compact_range(db_, nullptr, 0, nullptr, 0);
+  EXPECT_EQ("enabled: yes", ElasticEnabledLine(db_));
+  for (int i = 0; i < 3000; i += 37) {
+    EXPECT_EQ("v", Get(db_, roptions_, "key" + std::to_string(i)));
+  }
+  EXPECT_EQ("<missing>", Get(db_, roptions_, "key3000"));
+  Close();
+
+  // Without the variable the same options give the Bloom policy, and the
+  // elastic tables are still read.
+  {
+    ScopedElasticSwitch off(nullptr);
+    OpenOrDie();
+  }
+  EXPECT_EQ("enabled: no", ElasticEnabledLine(db_));
+  EXPECT_EQ("v", Get(db_, roptions_, "key1"));
+  Close();
+  leveldb_options_set_filter_policy(options_, nullptr);
+  leveldb_filterpolicy_destroy(bloom);
+}
+
+TEST_F(CApiTest, ElasticSwitchWithAnInvalidValueFailsTheOpen) {
+  ScopedElasticSwitch bad("bits_per_unit=99");
+  leveldb_options_set_create_if_missing(options_, 1);
+  char* err = nullptr;
+  leveldb_t* db = leveldb_open(options_, dbname_.c_str(), &err);
+  EXPECT_EQ(nullptr, db);
+  ASSERT_NE(nullptr, err);
+  const std::string message(err);
+  leveldb_free(err);
+  EXPECT_NE(std::string::npos, message.find("LEVELDB_ELASTICBF")) << message;
+  EXPECT_NE(std::string::npos, message.find("bits_per_unit")) << message;
+  EXPECT_FALSE(leveldb::Env::Default()->FileExists(dbname_));
+  if (db != nullptr) leveldb_close(db);
+}
+
 }  // namespace

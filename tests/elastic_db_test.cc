@@ -1,7 +1,9 @@
 // ElasticBF through the DB: option validation in DB::Open, ordinary reads
 // and writes with elastic tables, filters actually saving data-block reads,
-// tables of both formats in one database, the memory budget under load,
-// corrupt filter units, and hotness across table-cache evictions.
+// tables of both formats in one database, the memory budget under load
+// (and a budget too large for 64 bits), corrupt filter units, hotness
+// across table-cache evictions, and failed hotness checkpoints (writes go
+// on, a new MANIFEST is started, a crash right after recovers).
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -17,6 +19,8 @@
 
 #include "db/db_impl.h"
 #include "db/filename.h"
+#include "db/log_reader.h"
+#include "db/version_edit.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/elastic_filter.h"
@@ -25,12 +29,15 @@
 #include "leveldb/io_stats.h"
 #include "leveldb/iterator.h"
 #include "leveldb/write_batch.h"
+#include "port/port.h"
+#include "port/thread_annotations.h"
 #include "table/filter_group.h"
 #include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/mq_schedule.h"
 #include "util/multi_queue.h"
+#include "util/mutexlock.h"
 
 namespace leveldb {
 namespace {
@@ -781,6 +788,312 @@ TEST_F(ElasticDBTest, FiltersOutliveTablesClosedByTheTableCache) {
   std::string error;
   EXPECT_TRUE(mqs()->TEST_CheckInvariants(&error)) << error;
   Close();  // before counting_env goes
+}
+
+// ---------------------------------------------------------------------------
+// A budget past 2^64 bytes
+
+// memory_bits_per_key x keys / 8 beyond the range of uint64_t used to be
+// converted with undefined behaviour (giving a budget of 0 on x86-64, so
+// no unit was ever loaded). It saturates: the budget is unlimited.
+TEST_F(ElasticDBTest, HugeMemoryBitsPerKeyGivesAnUnlimitedBudget) {
+  ElasticFilterOptions eo;
+  eo.memory_bits_per_key = 1e16;
+  Open(ElasticOptions(eo));
+  constexpr int kKeys = 20000;
+  Fill(0, kKeys);
+  ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  for (int i = 0; i < kKeys; i += 97) {
+    ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+    ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+  }
+  mqs()->WaitIdle();
+  ASSERT_EQ(static_cast<uint64_t>(kKeys), ElasticStat("keys_live"));
+  EXPECT_EQ(std::numeric_limits<uint64_t>::max(),
+            ElasticStat("memory_budget_bytes"));
+  EXPECT_GT(ElasticStat("unit_loads"), 0u);
+  EXPECT_GT(ElasticStat("memory_used_bytes"), 0u);
+}
+
+// ---------------------------------------------------------------------------
+// Failed hotness checkpoints
+
+// Makes one write to a MANIFEST fail when armed: the next append of more
+// than a log record header writes half of its bytes and reports a full
+// disk, which leaves a torn record at the end of the file.
+class TornManifestEnv : public EnvWrapper {
+ public:
+  explicit TornManifestEnv(Env* base) : EnvWrapper(base) {}
+
+  void Arm() {
+    MutexLock l(&mu_);
+    armed_ = true;
+  }
+  int failures() {
+    MutexLock l(&mu_);
+    return failures_;
+  }
+
+  Status NewWritableFile(const std::string& fname,
+                         WritableFile** result) override {
+    return Wrap(fname, target()->NewWritableFile(fname, result), result);
+  }
+  Status NewAppendableFile(const std::string& fname,
+                           WritableFile** result) override {
+    return Wrap(fname, target()->NewAppendableFile(fname, result), result);
+  }
+
+ private:
+  class File : public WritableFile {
+   public:
+    File(TornManifestEnv* env, WritableFile* base) : env_(env), base_(base) {}
+    Status Append(const Slice& data) override {
+      if (data.size() > 7 && env_->TakeFault()) {
+        base_->Append(Slice(data.data(), data.size() / 2));
+        base_->Flush();
+        return Status::IOError("MANIFEST", "No space left on device");
+      }
+      return base_->Append(data);
+    }
+    Status Close() override { return base_->Close(); }
+    Status Flush() override { return base_->Flush(); }
+    Status Sync() override { return base_->Sync(); }
+
+   private:
+    TornManifestEnv* const env_;
+    std::unique_ptr<WritableFile> base_;
+  };
+
+  Status Wrap(const std::string& fname, Status s, WritableFile** result) {
+    uint64_t number;
+    FileType type;
+    const size_t slash = fname.rfind('/');
+    if (s.ok() && ParseFileName(fname.substr(slash + 1), &number, &type) &&
+        type == kDescriptorFile) {
+      *result = new File(this, *result);
+    }
+    return s;
+  }
+
+  bool TakeFault() {
+    MutexLock l(&mu_);
+    if (!armed_) return false;
+    armed_ = false;
+    ++failures_;
+    return true;
+  }
+
+  port::Mutex mu_;
+  bool armed_ GUARDED_BY(mu_) = false;
+  int failures_ GUARDED_BY(mu_) = 0;
+};
+
+// Counts what a log reader skipped.
+class CountingReporter : public log::Reader::Reporter {
+ public:
+  void Corruption(size_t bytes, const Status& status) override {
+    dropped += bytes;
+    last_error = status.ToString();
+  }
+  size_t dropped = 0;
+  std::string last_error;
+};
+
+class ElasticCheckpointTest : public ElasticDBTest {
+ protected:
+  static constexpr int kKeys = 10000;
+
+  ElasticCheckpointTest() : fault_env_(env_) {}
+
+  // The DB may use fault_env_, which goes before the base class closes it.
+  ~ElasticCheckpointTest() override {
+    Close();
+    for (const std::string& dir : copies_) {
+      DestroyDB(dir, DefaultOptions());
+      test::RemoveDirRecursively(env_, dir);
+    }
+  }
+
+  // Hotness kept (recorded in the MANIFEST), on the faulty Env; checkpoints
+  // only when a test asks for them.
+  void OpenWithCheckpoints(const std::string& dir = "") {
+    ElasticFilterOptions eo;
+    eo.segment_bytes = 16 << 10;
+    eo.memory_bits_per_key = 8;
+    Options o = ElasticOptions(eo);
+    o.env = &fault_env_;
+    o.write_buffer_size = 256 << 10;
+    ASSERT_TRUE(TryOpen(o, dir).ok());
+    dbfull()->TEST_SetHotnessCheckpointInterval(uint64_t{1} << 40);
+  }
+
+  // Absent keys of [begin, end): changes the hotness of their segments.
+  void Probe(int begin, int end) {
+    for (int i = begin; i < end; ++i) ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+    mqs()->WaitIdle();
+  }
+
+  void CheckKeys(int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      ASSERT_EQ(ValueFor(i), Get(PresentKey(i))) << i;
+    }
+  }
+
+  std::string CurrentManifest(const std::string& dir) {
+    std::string current = ReadFile(CurrentFileName(dir));
+    EXPECT_FALSE(current.empty());
+    if (!current.empty()) current.pop_back();
+    return current;
+  }
+
+  // Reads every record of a MANIFEST; fails the test on anything the
+  // reader skips or a record that does not decode. Returns the records.
+  int ReadWholeManifest(const std::string& path) {
+    SequentialFile* file = nullptr;
+    EXPECT_TRUE(env_->NewSequentialFile(path, &file).ok()) << path;
+    if (file == nullptr) return -1;
+    std::unique_ptr<SequentialFile> owned(file);
+    CountingReporter reporter;
+    log::Reader reader(file, &reporter, /*checksum=*/true, 0);
+    Slice record;
+    std::string scratch;
+    int records = 0;
+    while (reader.ReadRecord(&record, &scratch)) {
+      VersionEdit edit;
+      EXPECT_TRUE(edit.DecodeFrom(record).ok()) << path;
+      ++records;
+    }
+    EXPECT_EQ(0u, reporter.dropped) << path << ": " << reporter.last_error;
+    return records;
+  }
+
+  // What a process crash right now leaves: every file's bytes as they are
+  // (the half-written record included), copied to a new directory.
+  std::string CrashImage(const std::string& tag) {
+    const std::string copy = test::NewTempDir(env_, tag);
+    copies_.push_back(copy);
+    std::vector<std::string> children;
+    EXPECT_TRUE(env_->GetChildren(dbname_, &children).ok());
+    for (const std::string& child : children) {
+      uint64_t number;
+      FileType type;
+      if (!ParseFileName(child, &number, &type) || type == kDBLockFile) {
+        continue;
+      }
+      EXPECT_TRUE(WriteStringToFile(env_, ReadFile(dbname_ + "/" + child),
+                                    copy + "/" + child)
+                      .ok());
+    }
+    return copy;
+  }
+
+  // Opens with one table of kKeys keys, makes some segments hot, and fails
+  // the checkpoint that records them half way through its MANIFEST record.
+  // Returns the name of the MANIFEST that was torn.
+  std::string FailACheckpoint() {
+    OpenWithCheckpoints();
+    Fill(0, kKeys);
+    EXPECT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+    Probe(1000, 3000);
+    const std::string torn = CurrentManifest(dbname_);
+    fault_env_.Arm();
+    const Status s = dbfull()->TEST_CheckpointHotness();
+    EXPECT_TRUE(s.IsIOError()) << s.ToString();
+    EXPECT_EQ(1, fault_env_.failures());
+    return torn;
+  }
+
+  TornManifestEnv fault_env_;
+  std::vector<std::string> copies_;
+};
+
+TEST_F(ElasticCheckpointTest, FailedCheckpointDoesNotStopWrites) {
+  const std::string torn = FailACheckpoint();
+  uint64_t torn_size = 0;
+  ASSERT_TRUE(env_->GetFileSize(dbname_ + "/" + torn, &torn_size).ok());
+
+  // Writes go on, and the flush's MANIFEST write starts a new MANIFEST
+  // instead of appending after the torn record.
+  ASSERT_TRUE(Put("after-the-failure", "yes").ok());
+  Fill(kKeys, kKeys + 2000);
+  ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  const std::string fresh = CurrentManifest(dbname_);
+  EXPECT_NE(torn, fresh);
+  uint64_t size = 0;
+  if (env_->GetFileSize(dbname_ + "/" + torn, &size).ok()) {
+    EXPECT_EQ(torn_size, size);  // still there: not appended to
+  }
+  EXPECT_GT(ReadWholeManifest(dbname_ + "/" + fresh), 0);
+
+  // A later checkpoint succeeds and records the hotness.
+  Probe(3000, 5000);
+  const uint64_t written = dbfull()->TEST_HotnessCheckpoints();
+  ASSERT_TRUE(dbfull()->TEST_CheckpointHotness().ok());
+  EXPECT_EQ(written + 1, dbfull()->TEST_HotnessCheckpoints());
+  EXPECT_FALSE(env_->FileExists(dbname_ + "/" + torn));  // obsolete now
+
+  // Reopened: every key, a valid MANIFEST, and writes.
+  Close();
+  OpenWithCheckpoints();
+  CheckKeys(0, kKeys + 2000);
+  EXPECT_EQ("yes", Get("after-the-failure"));
+  EXPECT_GT(ReadWholeManifest(dbname_ + "/" + CurrentManifest(dbname_)), 0);
+  ASSERT_TRUE(Put("after-reopen", "yes").ok());
+  EXPECT_NE(std::string::npos,
+            ReadFile(dbname_ + "/LOG.old").find("hotness checkpoint failed"));
+}
+
+TEST_F(ElasticCheckpointTest, FailedBackgroundCheckpointIsRetriedLater) {
+  OpenWithCheckpoints();
+  Fill(0, kKeys);
+  ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  dbfull()->TEST_SetHotnessCheckpointInterval(500);
+  fault_env_.Arm();
+  // 1000 Gets: the background thread tries a checkpoint, which fails.
+  Probe(0, 1000);
+  dbfull()->TEST_WaitForBackgroundWork();
+  ASSERT_EQ(1, fault_env_.failures());
+  EXPECT_EQ(0u, dbfull()->TEST_HotnessCheckpoints());
+  ASSERT_TRUE(Put("after-the-failure", "yes").ok());
+
+  // Later Gets: the next checkpoint is written (to a new MANIFEST).
+  Probe(1000, 3000);
+  dbfull()->TEST_WaitForBackgroundWork();
+  EXPECT_GE(dbfull()->TEST_HotnessCheckpoints(), 1u);
+  EXPECT_GT(ReadWholeManifest(dbname_ + "/" + CurrentManifest(dbname_)), 0);
+  ASSERT_TRUE(Put("after-the-retry", "yes").ok());
+
+  Close();
+  OpenWithCheckpoints();
+  CheckKeys(0, kKeys);
+  EXPECT_EQ("yes", Get("after-the-failure"));
+  EXPECT_EQ("yes", Get("after-the-retry"));
+}
+
+TEST_F(ElasticCheckpointTest, CrashRightAfterAFailedCheckpointRecovers) {
+  FailACheckpoint();
+  // Writes only in the log so far, then the crash.
+  ASSERT_TRUE(Put("in-the-log", "yes").ok());
+  const std::string crash1 = CrashImage("elastic_checkpoint_crash1");
+  // Or a crash after the next MANIFEST write (a new MANIFEST).
+  Fill(kKeys, kKeys + 2000);
+  ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  const std::string crash2 = CrashImage("elastic_checkpoint_crash2");
+  Close();
+
+  // The torn record ends the old MANIFEST: recovery reads up to it.
+  OpenWithCheckpoints(crash1);
+  CheckKeys(0, kKeys);
+  EXPECT_EQ("yes", Get("in-the-log"));
+  EXPECT_GT(ReadWholeManifest(crash1 + "/" + CurrentManifest(crash1)), 0);
+  ASSERT_TRUE(Put("after-recovery", "yes").ok());
+  Close();
+
+  OpenWithCheckpoints(crash2);
+  CheckKeys(0, kKeys + 2000);
+  EXPECT_EQ("yes", Get("in-the-log"));
+  EXPECT_GT(ReadWholeManifest(crash2 + "/" + CurrentManifest(crash2)), 0);
+  ASSERT_TRUE(Put("after-recovery", "yes").ok());
 }
 
 }  // namespace

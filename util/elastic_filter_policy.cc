@@ -21,49 +21,59 @@ constexpr size_t kMinSegmentBytes = 1024;
 // One unit should fill about one page of this many bytes.
 constexpr int kUnitPageBytes = 4096;
 
-Status BadOption(const char* field, const std::string& value,
-                 const std::string& rule) {
-  std::string where = "ElasticFilterOptions.";
-  where += field;
-  return Status::InvalidArgument(where, "is " + value + ", " + rule);
-}
-
 std::string DoubleString(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%g", v);
   return buf;
 }
 
+bool Reject(const char* field, const std::string& value,
+            const std::string& rule, ElasticOptionProblem* problem) {
+  problem->field = field;
+  problem->value = value;
+  problem->rule = rule;
+  return true;
+}
+
 }  // namespace
 
-Status ValidateElasticFilterOptions(const ElasticFilterOptions& options) {
+bool FindElasticOptionProblem(const ElasticFilterOptions& options,
+                              ElasticOptionProblem* problem) {
   if (options.bits_per_unit < 1 || options.bits_per_unit > kMaxBitsPerUnit) {
-    return BadOption("bits_per_unit", std::to_string(options.bits_per_unit),
-                     "must be in [1, 32]");
+    return Reject("bits_per_unit", std::to_string(options.bits_per_unit),
+                  "must be in [1, 32]", problem);
   }
   if (options.units_per_segment < 1 ||
       options.units_per_segment > kMaxUnitsPerSegment) {
-    return BadOption("units_per_segment",
-                     std::to_string(options.units_per_segment),
-                     "must be in [1, 16]");
+    return Reject("units_per_segment",
+                  std::to_string(options.units_per_segment),
+                  "must be in [1, 16]", problem);
   }
   if (options.initial_units < 0 ||
       options.initial_units > options.units_per_segment) {
-    return BadOption("initial_units", std::to_string(options.initial_units),
-                     "must be in [0, units_per_segment = " +
-                         std::to_string(options.units_per_segment) + "]");
+    return Reject("initial_units", std::to_string(options.initial_units),
+                  "must be in [0, units_per_segment = " +
+                      std::to_string(options.units_per_segment) + "]",
+                  problem);
   }
   if (!std::isfinite(options.memory_bits_per_key) ||
       options.memory_bits_per_key < 0) {
-    return BadOption("memory_bits_per_key",
-                     DoubleString(options.memory_bits_per_key),
-                     "must be finite and >= 0");
+    return Reject("memory_bits_per_key",
+                  DoubleString(options.memory_bits_per_key),
+                  "must be finite and >= 0", problem);
   }
   if (options.segment_bytes != 0 && options.segment_bytes < kMinSegmentBytes) {
-    return BadOption("segment_bytes", std::to_string(options.segment_bytes),
-                     "must be 0 (automatic) or >= 1024");
+    return Reject("segment_bytes", std::to_string(options.segment_bytes),
+                  "must be 0 (automatic) or >= 1024", problem);
   }
-  return Status::OK();
+  return false;
+}
+
+Status ValidateElasticFilterOptions(const ElasticFilterOptions& options) {
+  ElasticOptionProblem problem;
+  if (!FindElasticOptionProblem(options, &problem)) return Status::OK();
+  return Status::InvalidArgument("ElasticFilterOptions." + problem.field,
+                                 "is " + problem.value + ", " + problem.rule);
 }
 
 const FilterPolicy* NewElasticFilterPolicy(

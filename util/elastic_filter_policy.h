@@ -40,6 +40,20 @@ class ElasticFilterPolicy : public FilterPolicy {
   const ElasticFilterOptions options_;
 };
 
+// What ValidateElasticFilterOptions rejects, in parts, so that callers
+// reading options from elsewhere (an environment variable) can word the
+// error in their own terms.
+struct ElasticOptionProblem {
+  std::string field;  // e.g. "bits_per_unit"
+  std::string value;  // the rejected value, as text
+  std::string rule;   // e.g. "must be in [1, 32]"
+};
+
+// Fills *problem with the first invalid field of `options` and returns
+// true; returns false when every field is valid.
+bool FindElasticOptionProblem(const ElasticFilterOptions& options,
+                              ElasticOptionProblem* problem);
+
 // Returns the ElasticFilterPolicy behind `policy`, which may be the policy
 // itself or the DB's InternalFilterPolicy wrapping it; nullptr for any other
 // policy (or nullptr). *strips_internal_suffix (if not null) is set to true

@@ -555,9 +555,16 @@ uint64_t MQSchedule::BudgetKeysLocked() const {
 void MQSchedule::UpdateBudgetLocked() {
   uint64_t budget = options_.elastic.memory_budget_bytes;
   if (budget == 0) {
-    const double bits = options_.elastic.memory_bits_per_key *
-                        static_cast<double>(BudgetKeysLocked());
-    budget = bits > 0 ? static_cast<uint64_t>(bits / 8) : 0;
+    const double bytes = options_.elastic.memory_bits_per_key *
+                         static_cast<double>(BudgetKeysLocked()) / 8;
+    // Converting a double at or past 2^64 is undefined: such a budget
+    // saturates (in effect unlimited).
+    constexpr double kTwoTo64 = 18446744073709551616.0;
+    if (bytes >= kTwoTo64) {
+      budget = ~uint64_t{0};
+    } else {
+      budget = bytes > 0 ? static_cast<uint64_t>(bytes) : 0;
+    }
   }
   budget_bytes_ = budget;
   // Locators come first: without one a table's units cannot be used.

@@ -3,7 +3,12 @@
 // does not know); Debian's LevelDB refuses it as corrupt; after
 // `leveldbutil strip-elastic` or StripElasticMetadata() it opens it and
 // reads every key, and so does the fork.
+//
+// The LEVELDB_ELASTICBF switch in a binary built against Debian's LevelDB
+// and run on the fork's shared library: ElasticBF is on, and by default the
+// database stays one that stock LevelDB opens as it is.
 #include <string>
+#include <vector>
 
 #include "db/filename.h"
 #include "db/log_reader.h"
@@ -16,6 +21,9 @@
 #ifndef INTEROP_LEVELDBUTIL
 #error "INTEROP_LEVELDBUTIL must name the fork's leveldbutil"
 #endif
+#ifndef INTEROP_FORK_LIBDIR
+#error "INTEROP_FORK_LIBDIR must name the directory of the fork's .so"
+#endif
 
 namespace leveldb {
 namespace {
@@ -25,6 +33,7 @@ using interop::kUpstreamTool;
 using interop::Quote;
 
 const char kLevelDbUtil[] = INTEROP_LEVELDBUTIL;
+const char kForkLibDir[] = INTEROP_FORK_LIBDIR;
 
 constexpr int kKeys = 20000;
 
@@ -76,6 +85,37 @@ class InteropElasticTest : public interop::ToolTest {
     EXPECT_GT(ElasticRecords(), 0);
   }
 
+  // Whether some table of the database carries ElasticBF filter units.
+  bool HasElasticTable() {
+    Env* env = Env::Default();
+    std::vector<std::string> children;
+    EXPECT_TRUE(env->GetChildren(Db(), &children).ok());
+    for (const std::string& child : children) {
+      uint64_t number;
+      FileType type;
+      std::string data;
+      if (ParseFileName(child, &number, &type) && type == kTableFile &&
+          ReadFileToString(env, Db() + "/" + child, &data).ok() &&
+          data.find("elasticbf.index") != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Runs the Debian-built tool's envbuild with LEVELDB_ELASTICBF=`value`,
+  // on the fork's shared library or (on_fork false) on Debian's.
+  std::string EnvBuild(const std::string& value, bool on_fork,
+                       std::string* out) {
+    std::string env = on_fork ? "LD_LIBRARY_PATH=" + Quote(kForkLibDir) + " "
+                              : "-u LD_LIBRARY_PATH ";
+    env += "LEVELDB_ELASTICBF=" + Quote(value) + " ";
+    return Run("env",
+               env + Quote(kUpstreamTool) + " envbuild " + Quote(Db()) + " " +
+                   std::to_string(kKeys),
+               out);
+  }
+
   // After stripping, both sides read everything.
   void ExpectBothRead() {
     EXPECT_EQ(0, ElasticRecords());
@@ -99,6 +139,48 @@ TEST_F(InteropElasticTest, StripElasticMetadataHandsTheDatabaseBack) {
   BuildAndExpectRejection();
   std::string out;
   ASSERT_EQ("", Run(kForkTool, "strip " + Quote(Db()), &out));
+  ExpectBothRead();
+}
+
+TEST_F(InteropElasticTest, EnvSwitchInAStockBinaryKeepsTheDatabaseStock) {
+  // The loader maps the fork's library into the Debian-built tool.
+  std::string trace;
+  ASSERT_EQ("", Run("env",
+                    "LD_TRACE_LOADED_OBJECTS=1 LD_LIBRARY_PATH=" +
+                        Quote(kForkLibDir) + " " + Quote(kUpstreamTool),
+                    &trace));
+  ASSERT_NE(std::string::npos,
+            trace.find(std::string(kForkLibDir) + "/libleveldb.so.1d"))
+      << trace;
+
+  std::string out;
+  ASSERT_EQ("", EnvBuild("1", /*on_fork=*/true, &out));
+  EXPECT_NE(std::string::npos, out.find("elasticbf: enabled: yes")) << out;
+  EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
+  EXPECT_TRUE(HasElasticTable());
+  // No hotness records: Debian's LevelDB opens it as it is.
+  EXPECT_EQ(0, ElasticRecords());
+  ASSERT_EQ("", Verify(kUpstreamTool, &out));
+  EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
+  ASSERT_EQ("", Verify(kForkTool, &out));
+  EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
+}
+
+TEST_F(InteropElasticTest, EnvSwitchIsIgnoredByStockLevelDB) {
+  std::string out;
+  ASSERT_EQ("", EnvBuild("1", /*on_fork=*/false, &out));
+  EXPECT_NE(std::string::npos, out.find("elasticbf: absent")) << out;
+  EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
+}
+
+TEST_F(InteropElasticTest, EnvSwitchWithInheritHotnessNeedsStripping) {
+  std::string out;
+  ASSERT_EQ("", EnvBuild("inherit_hotness=1", /*on_fork=*/true, &out));
+  EXPECT_NE(std::string::npos, out.find("elasticbf: enabled: yes")) << out;
+  ASSERT_GT(ElasticRecords(), 0);
+  const std::string err = Verify(kUpstreamTool, &out);
+  EXPECT_NE(std::string::npos, err.find("Corruption")) << err;
+  ASSERT_EQ("", Run(kLevelDbUtil, "strip-elastic " + Quote(Db()), &out));
   ExpectBothRead();
 }
 

@@ -11,6 +11,13 @@
 //                  with the open status if the database cannot be opened.
 //                  (The fork opening it without ElasticBF rewrites the
 //                  MANIFEST without the hotness records.)
+//   envbuild DIR N (both builds) what a program written for LevelDB 1.23
+//                  does: a database with the built-in Bloom policy, N keys
+//                  written, compacted, absent keys probed; prints
+//                  "elasticbf: " and the first line of the leveldb.elasticbf
+//                  property, or "elasticbf: absent" (stock LevelDB). Run on
+//                  the fork's shared library with LEVELDB_ELASTICBF set, it
+//                  shows the switch at work in a binary never rebuilt.
 //
 // Key i is "key-<8 digits>"; its value is version 1 inside the hot range
 // [N/4, N/4 + N/10) and version 0 elsewhere.
@@ -20,6 +27,7 @@
 #include <string>
 
 #include "leveldb/db.h"
+#include "leveldb/filter_policy.h"
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
 #include "leveldb/status.h"
@@ -89,10 +97,47 @@ int Verify(const std::string& dir, int n) {
   return VerifyOpen(db.get(), n);
 }
 
-#ifndef LEVELDB_UPSTREAM_BUILD
-
 // A key between Key(i) and Key(i + 1), never written.
 std::string AbsentKey(int i) { return Key(i) + "-absent"; }
+
+int EnvBuild(const std::string& dir, int n) {
+  std::unique_ptr<const leveldb::FilterPolicy> bloom(
+      leveldb::NewBloomFilterPolicy(10));
+  leveldb::Options options;
+  options.create_if_missing = true;
+  options.error_if_exists = true;
+  options.write_buffer_size = 256 << 10;
+  options.filter_policy = bloom.get();
+  leveldb::DB* raw = nullptr;
+  Check(leveldb::DB::Open(options, dir, &raw), "create " + dir);
+  std::unique_ptr<leveldb::DB> db(raw);
+
+  leveldb::WriteBatch batch;
+  for (int i = 0; i < n; ++i) {
+    batch.Put(Key(i), Value(i, InHotRange(i, n) ? 1 : 0));
+    if (i % 1000 == 999) {
+      Check(db->Write(leveldb::WriteOptions(), &batch), "write");
+      batch.Clear();
+    }
+  }
+  Check(db->Write(leveldb::WriteOptions(), &batch), "write");
+  db->CompactRange(nullptr, nullptr);
+  std::string value;
+  for (int i = 0; i < n; i += 3) {
+    leveldb::Status s = db->Get(leveldb::ReadOptions(), AbsentKey(i), &value);
+    if (!s.IsNotFound()) Fail("absent key found: " + s.ToString());
+  }
+
+  std::string stats;
+  if (db->GetProperty("leveldb.elasticbf", &stats)) {
+    std::printf("elasticbf: %s\n", stats.substr(0, stats.find('\n')).c_str());
+  } else {
+    std::printf("elasticbf: absent\n");
+  }
+  return VerifyOpen(db.get(), n);
+}
+
+#ifndef LEVELDB_UPSTREAM_BUILD
 
 int Build(const std::string& dir, int n) {
   leveldb::ElasticFilterOptions eo;
@@ -172,11 +217,16 @@ int IntArg(const char* text) {
 int main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   if (command == "verify" && argc == 4) return Verify(argv[2], IntArg(argv[3]));
+  if (command == "envbuild" && argc == 4) {
+    return EnvBuild(argv[2], IntArg(argv[3]));
+  }
 #ifndef LEVELDB_UPSTREAM_BUILD
   if (command == "build" && argc == 4) return Build(argv[2], IntArg(argv[3]));
   if (command == "strip" && argc == 3) return Strip(argv[2]);
-  Fail("usage: interop_elastic_tool build DIR N | strip DIR | verify DIR N");
+  Fail(
+      "usage: interop_elastic_tool build DIR N | strip DIR | verify DIR N | "
+      "envbuild DIR N");
 #else
-  Fail("usage: interop_elastic_tool_upstream verify DIR N");
+  Fail("usage: interop_elastic_tool_upstream verify DIR N | envbuild DIR N");
 #endif
 }

@@ -1,0 +1,194 @@
+#include "db/elastic_env_switch.h"
+
+#include <charconv>
+#include <cstring>
+#include <set>
+#include <string>
+#include <system_error>
+
+#include "util/elastic_filter_policy.h"
+
+namespace leveldb {
+
+namespace {
+
+constexpr char kKnownFields[] =
+    "bits_per_unit, units_per_segment, segment_bytes, memory_bits_per_key, "
+    "memory_budget_bytes, lifetime, initial_units, inherit_hotness";
+
+Status EnvError(const std::string& what) {
+  return Status::InvalidArgument(kElasticEnvVariable, what);
+}
+
+// A whole-string decimal integer of type T (no sign for unsigned types, no
+// spaces, no trailing characters).
+template <typename T>
+Status ParseInteger(const std::string& field, const std::string& text, T* out) {
+  const char* end = text.data() + text.size();
+  T value{};
+  const std::from_chars_result r = std::from_chars(text.data(), end, value);
+  if (r.ec == std::errc::result_out_of_range) {
+    return EnvError(field + "=" + text + ": out of range");
+  }
+  if (r.ec != std::errc() || r.ptr != end) {
+    return EnvError(field + "=" + text + ": not a whole decimal number");
+  }
+  *out = value;
+  return Status::OK();
+}
+
+Status ParseDouble(const std::string& field, const std::string& text,
+                   double* out) {
+  const char* end = text.data() + text.size();
+  double value = 0;
+  const std::from_chars_result r =
+      std::from_chars(text.data(), end, value, std::chars_format::general);
+  if (r.ec == std::errc::result_out_of_range) {
+    return EnvError(field + "=" + text + ": out of range");
+  }
+  if (r.ec != std::errc() || r.ptr != end) {
+    return EnvError(field + "=" + text + ": not a decimal number");
+  }
+  *out = value;
+  return Status::OK();
+}
+
+Status ParseBool(const std::string& field, const std::string& text, bool* out) {
+  if (text == "1" || text == "true") {
+    *out = true;
+  } else if (text == "0" || text == "false") {
+    *out = false;
+  } else {
+    return EnvError(field + "=" + text + ": must be 0, 1, true or false");
+  }
+  return Status::OK();
+}
+
+Status SetField(const std::string& field, const std::string& text,
+                ElasticFilterOptions* o) {
+  if (field == "bits_per_unit") {
+    return ParseInteger(field, text, &o->bits_per_unit);
+  }
+  if (field == "units_per_segment") {
+    return ParseInteger(field, text, &o->units_per_segment);
+  }
+  if (field == "segment_bytes") {
+    return ParseInteger(field, text, &o->segment_bytes);
+  }
+  if (field == "memory_bits_per_key") {
+    return ParseDouble(field, text, &o->memory_bits_per_key);
+  }
+  if (field == "memory_budget_bytes") {
+    return ParseInteger(field, text, &o->memory_budget_bytes);
+  }
+  if (field == "lifetime") return ParseInteger(field, text, &o->lifetime);
+  if (field == "initial_units") {
+    return ParseInteger(field, text, &o->initial_units);
+  }
+  if (field == "inherit_hotness") {
+    return ParseBool(field, text, &o->inherit_hotness);
+  }
+  return EnvError("unknown field '" + field + "' (known: " + kKnownFields +
+                  ")");
+}
+
+// Applies one "field=value" item of the list.
+Status ApplyItem(const std::string& item, std::set<std::string>* seen,
+                 ElasticFilterOptions* o) {
+  const size_t eq = item.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
+    return EnvError("'" + item +
+                    "' is not field=value (the value is 1, on, 0, off or a "
+                    "comma-separated list of field=value)");
+  }
+  const std::string field = item.substr(0, eq);
+  if (!seen->insert(field).second) {
+    return EnvError(field + " is given more than once");
+  }
+  return SetField(field, item.substr(eq + 1), o);
+}
+
+std::string DoubleString(double v) {
+  char buf[64];
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, r.ec == std::errc() ? r.ptr : buf);
+}
+
+}  // namespace
+
+Status ParseElasticEnvSetting(const std::string& value,
+                              ElasticEnvSetting* setting) {
+  *setting = ElasticEnvSetting();
+  setting->options.inherit_hotness = false;
+  if (value.empty() || value == "0" || value == "off") return Status::OK();
+  setting->enabled = true;
+  if (value == "1" || value == "on") return Status::OK();
+
+  std::set<std::string> seen;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = value.find(',', start);
+    const size_t end = comma == std::string::npos ? value.size() : comma;
+    Status s =
+        ApplyItem(value.substr(start, end - start), &seen, &setting->options);
+    if (!s.ok()) return s;
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+
+  ElasticOptionProblem problem;
+  if (FindElasticOptionProblem(setting->options, &problem)) {
+    return EnvError(problem.field + " is " + problem.value + ", " +
+                    problem.rule);
+  }
+  return Status::OK();
+}
+
+Status DecideElasticEnvSwitch(const char* value,
+                              const FilterPolicy* user_policy,
+                              ElasticEnvDecision* decision) {
+  decision->policy.reset();
+  decision->log_message.clear();
+  if (value == nullptr) return Status::OK();
+  ElasticEnvSetting setting;
+  Status s = ParseElasticEnvSetting(value, &setting);
+  if (!s.ok() || !setting.enabled) return s;
+
+  const std::string variable = std::string(kElasticEnvVariable) + "=" + value;
+  const char* user_name =
+      user_policy != nullptr ? user_policy->Name() : nullptr;
+  if (user_policy != nullptr &&
+      (user_name == nullptr ||
+       std::strcmp(user_name, kBuiltinBloomPolicyName) != 0)) {
+    decision->log_message =
+        "ElasticBF: " + variable +
+        " not applied: the application chose the filter policy " +
+        (user_name != nullptr ? user_name : "(unnamed)") +
+        ", which is kept (only the built-in Bloom policy or no policy is "
+        "replaced)";
+    return Status::OK();
+  }
+  decision->policy.reset(NewElasticFilterPolicy(setting.options));
+  decision->log_message =
+      "ElasticBF: " + variable + " applied in place of " +
+      (user_policy != nullptr ? "the built-in Bloom filter policy"
+                              : "no filter policy") +
+      "; effective options: " + ElasticOptionsString(setting.options);
+  return Status::OK();
+}
+
+std::string ElasticOptionsString(const ElasticFilterOptions& o) {
+  std::string out;
+  out += "bits_per_unit=" + std::to_string(o.bits_per_unit);
+  out += ",units_per_segment=" + std::to_string(o.units_per_segment);
+  out += ",segment_bytes=" + std::to_string(o.segment_bytes);
+  out += ",memory_bits_per_key=" + DoubleString(o.memory_bits_per_key);
+  out += ",memory_budget_bytes=" + std::to_string(o.memory_budget_bytes);
+  out += ",lifetime=" + std::to_string(o.lifetime);
+  out += ",initial_units=" + std::to_string(o.initial_units);
+  out += ",inherit_hotness=";
+  out += o.inherit_hotness ? "1" : "0";
+  return out;
+}
+
+}  // namespace leveldb
