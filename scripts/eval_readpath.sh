@@ -23,6 +23,10 @@
 #                      target_file_size_base (default 67108864)
 #   --systems=LIST     e.g. a,b,c (default a,b,c,d,e; e is skipped with a
 #                      note when rocksdb_readpath was not built)
+#   --open_files=N     LevelDB max_open_files (default 100000: all tables
+#                      open; RocksDB max_open_files, -1 for 100000)
+#   --threads=N        client threads of readzipf (default 1)
+#   --settle           wait for the load's compactions before the reads
 #   --repeat=N         rounds (default 1); systems alternate inside a round
 #   --seed=N           workload seed, the same for every system (default 0)
 #   --budget_bytes=N   budget of (c) when (a) is not run (default: measured)
@@ -45,6 +49,9 @@ keys=24000000
 reads=300000
 value_size=112
 max_file_size=67108864
+open_files=100000
+threads=1
+settle=0
 systems=a,b,c,d,e
 repeat=1
 seed=0
@@ -64,6 +71,10 @@ for arg in "$@"; do
       positive_int --value_size "$value_size" ;;
     --max_file_size=*) max_file_size=${arg#*=}
       positive_int --max_file_size "$max_file_size" ;;
+    --open_files=*) open_files=${arg#*=}
+      positive_int --open_files "$open_files" ;;
+    --threads=*) threads=${arg#*=}; positive_int --threads "$threads" ;;
+    --settle) settle=1 ;;
     --systems=*) systems=${arg#*=} ;;
     --repeat=*) repeat=${arg#*=}; positive_int --repeat "$repeat" ;;
     --seed=*) seed=${arg#*=}
@@ -136,11 +147,14 @@ system_name() {
 build_command() {
   local system=$1 db=$2 budget=${3:-}
   # shellcheck disable=SC2054  # the commas are part of one argument
-  local common=(--benchmarks=fillunique,readzipf --num="$keys"
+  local benchmarks=fillunique,readzipf
+  ((settle)) && benchmarks=fillunique,settle,readzipf
+  local common=(--benchmarks="$benchmarks" --num="$keys"
     --reads="$reads" --value_size="$value_size" --seed="$seed" --zipf=0.99
-    --zero_lookup_ratio=0.5 --direct_io=1 --fill_cache=0 --db="$db")
+    --zero_lookup_ratio=0.5 --direct_io=1 --fill_cache=0 --db="$db"
+    --threads="$threads")
   local leveldb=("${common[@]}" --max_file_size="$max_file_size"
-    --open_files=100000 --io_stats=1)
+    --open_files="$open_files" --io_stats=1)
   case $system in
     a) cmd=("$db_bench_upstream" "${leveldb[@]}" --bloom_bits=4) ;;
     b) cmd=("$db_bench" "${leveldb[@]}" --bloom_bits=4) ;;

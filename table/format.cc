@@ -1,5 +1,7 @@
 #include "table/format.h"
 
+#include <cstring>
+
 #include <limits>
 
 #include "leveldb/env.h"
@@ -139,6 +141,30 @@ Status ReadBlock(RandomAccessFile* file, const ReadOptions& options,
       return s;
     default:
       delete[] buf;
+      return Status::Corruption("bad block type");
+  }
+}
+
+Status ParseBlock(const char* raw, size_t n, BlockContents* result) {
+  result->data = Slice();
+  result->cachable = false;
+  result->heap_allocated = false;
+  const uint32_t stored = crc32c::Unmask(LoadFixed32(raw + n + 1));
+  if (crc32c::Value(raw, n + 1) != stored) {
+    return Status::Corruption("block checksum mismatch");
+  }
+  switch (static_cast<unsigned char>(raw[n])) {
+    case kNoCompression: {
+      char* copy = new char[n == 0 ? 1 : n];
+      std::memcpy(copy, raw, n);
+      result->data = Slice(copy, n);
+      result->heap_allocated = true;
+      result->cachable = true;
+      return Status::OK();
+    }
+    case kSnappyCompression:
+      return UncompressSnappy(raw, n, result);
+    default:
       return Status::Corruption("bad block type");
   }
 }

@@ -75,6 +75,11 @@ struct BlockContents {
 Status ReadBlock(RandomAccessFile* file, const ReadOptions& options,
                  const BlockHandle& handle, BlockContents* result);
 
+// The block whose n bytes and trailer are at raw[0, n + kBlockTrailerSize),
+// already in memory (read as part of a larger span): checks its CRC always
+// and sets *result to a heap copy, uncompressed.
+Status ParseBlock(const char* raw, size_t n, BlockContents* result);
+
 }  // namespace leveldb
 
 #endif  // STORAGE_LEVELDB_TABLE_FORMAT_H_

@@ -1,7 +1,10 @@
 #include "leveldb/table.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -47,6 +50,9 @@ struct Table::Rep {
   // ElasticBF: the table's filter groups, read at open and handed to the
   // DB's filter layer by AttachElastic (null for other tables, and after).
   std::unique_ptr<TableFilterGroups> groups;
+
+  // During Open only: the end of the file, read in one go.
+  const struct TableTail* open_tail = nullptr;
 };
 
 namespace {
@@ -74,6 +80,68 @@ Status ReadBlockChecked(RandomAccessFile* file, uint64_t file_size,
     return Status::Corruption("block handle points past the end of the table");
   }
   return ReadBlock(file, options, handle, contents);
+}
+
+}  // namespace
+
+// The end of a table file, read at open with as few reads as possible: the
+// footer and, before it, the index and metaindex (and often the filter or
+// elastic index just before those).
+struct TableTail {
+  std::unique_ptr<char[]> bytes;
+  uint64_t start = 0;  // file offset of bytes[0]; the span ends at the EOF
+  uint64_t file_size = 0;
+
+  bool Holds(const BlockHandle& handle) const {
+    return HandleFits(handle, file_size) && handle.offset() >= start;
+  }
+  const char* At(uint64_t offset) const {
+    return bytes.get() + (offset - start);
+  }
+};
+
+namespace {
+
+// First read at open: the footer and as much before it as the index and
+// metaindex usually take (a share of the file size).
+uint64_t TailGuess(uint64_t file_size) {
+  return std::min(file_size,
+                  std::clamp<uint64_t>(file_size / 64, 16 << 10, 1 << 20));
+}
+
+// Makes *tail cover [start, EOF): reads only the part it does not cover.
+Status ExtendTail(RandomAccessFile* file, uint64_t start, TableTail* tail) {
+  const uint64_t old_start =
+      tail->bytes == nullptr ? tail->file_size : tail->start;
+  if (start >= old_start) return Status::OK();
+  const size_t total = static_cast<size_t>(tail->file_size - start);
+  const size_t missing = static_cast<size_t>(old_start - start);
+  std::unique_ptr<char[]> bytes(new char[total]);
+  Slice read;
+  Status s = file->Read(start, missing, &read, bytes.get());
+  if (!s.ok()) return s;
+  if (read.size() != missing) return Status::Corruption("truncated table read");
+  if (read.data() != bytes.get())
+    std::memcpy(bytes.get(), read.data(), missing);
+  if (tail->bytes != nullptr) {
+    std::memcpy(bytes.get() + missing, tail->bytes.get(), total - missing);
+  }
+  tail->bytes = std::move(bytes);
+  tail->start = start;
+  return Status::OK();
+}
+
+// Reads a metadata block (always checksummed), from the tail when it holds
+// the block.
+Status ReadMetadataBlock(RandomAccessFile* file, uint64_t file_size,
+                         const TableTail* tail, const BlockHandle& handle,
+                         BlockContents* contents) {
+  if (tail != nullptr && tail->Holds(handle)) {
+    return ParseBlock(tail->At(handle.offset()),
+                      static_cast<size_t>(handle.size()), contents);
+  }
+  return ReadBlockChecked(file, file_size, MetadataReadOptions(), handle,
+                          contents);
 }
 
 void DeleteBlock(void* arg, void*) { delete reinterpret_cast<Block*>(arg); }
@@ -119,21 +187,30 @@ Status Table::Open(const Options& options, RandomAccessFile* file,
     return Status::Corruption("file is too short to be an sstable");
   }
 
-  char footer_space[Footer::kEncodedLength];
-  Slice footer_input;
-  Status s = file->Read(size - Footer::kEncodedLength, Footer::kEncodedLength,
-                        &footer_input, footer_space);
+  TableTail tail;
+  tail.file_size = size;
+  Status s = ExtendTail(file, size - TailGuess(size), &tail);
   if (!s.ok()) return s;
-  if (footer_input.size() != Footer::kEncodedLength) {
-    return Status::Corruption("truncated sstable footer read");
-  }
+  Slice footer_input(tail.At(size - Footer::kEncodedLength),
+                     Footer::kEncodedLength);
   Footer footer;
   s = footer.DecodeFrom(&footer_input);
   if (!s.ok()) return s;
+  // What the guess missed of the index (and of the metaindex, when a
+  // filter may be read) comes in one more read.
+  uint64_t wanted = footer.index_handle().offset();
+  if (options.filter_policy != nullptr) {
+    wanted = std::min(wanted, footer.metaindex_handle().offset());
+  }
+  if (HandleFits(footer.index_handle(), size) &&
+      HandleFits(footer.metaindex_handle(), size)) {
+    s = ExtendTail(file, wanted, &tail);
+    if (!s.ok()) return s;
+  }
 
   BlockContents index_contents;
-  s = ReadBlockChecked(file, size, MetadataReadOptions(), footer.index_handle(),
-                       &index_contents);
+  s = ReadMetadataBlock(file, size, &tail, footer.index_handle(),
+                        &index_contents);
   if (!s.ok()) return s;
   Block* index_block = new Block(index_contents);
   if (!index_block->ok()) {
@@ -150,7 +227,9 @@ Status Table::Open(const Options& options, RandomAccessFile* file,
   rep->cache_id =
       (options.block_cache != nullptr) ? options.block_cache->NewId() : 0;
   *table = new Table(rep);
+  rep->open_tail = &tail;
   (*table)->ReadMeta(footer);
+  rep->open_tail = nullptr;
   return Status::OK();
 }
 
@@ -161,8 +240,8 @@ void Table::ReadMeta(const Footer& footer) {
   if (policy == nullptr) return;
 
   BlockContents contents;
-  if (!ReadBlockChecked(rep_->file, rep_->file_size, MetadataReadOptions(),
-                        footer.metaindex_handle(), &contents)
+  if (!ReadMetadataBlock(rep_->file, rep_->file_size, rep_->open_tail,
+                         footer.metaindex_handle(), &contents)
            .ok()) {
     return;
   }
@@ -202,8 +281,8 @@ void Table::ReadFilter(const Slice& filter_handle_value) {
   if (!handle.DecodeFrom(&input).ok()) return;
 
   BlockContents contents;
-  if (!ReadBlockChecked(rep_->file, rep_->file_size, MetadataReadOptions(),
-                        handle, &contents)
+  if (!ReadMetadataBlock(rep_->file, rep_->file_size, rep_->open_tail, handle,
+                         &contents)
            .ok()) {
     return;
   }
@@ -218,8 +297,8 @@ void Table::ReadElasticIndex(const Slice& index_handle_value) {
   Status s = handle.DecodeFrom(&input);
   BlockContents contents;
   if (s.ok()) {
-    s = ReadBlockChecked(rep_->file, rep_->file_size, MetadataReadOptions(),
-                         handle, &contents);
+    s = ReadMetadataBlock(rep_->file, rep_->file_size, rep_->open_tail, handle,
+                          &contents);
   }
   ElasticIndex index;
   if (s.ok()) {

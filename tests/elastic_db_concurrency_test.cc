@@ -6,14 +6,19 @@
 // last write finished before the Get began; an absent key never is.
 #include <algorithm>
 #include <atomic>
-#include <chrono>  // NOLINT
+#include <chrono>              // NOLINT
+#include <condition_variable>  // NOLINT
 #include <cstdio>
 #include <memory>
+#include <mutex>  // NOLINT
+#include <set>
 #include <string>
 #include <thread>  // NOLINT
 #include <vector>
 
 #include "db/db_impl.h"
+#include "db/dbformat.h"
+#include "db/filename.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/elastic_filter.h"
@@ -72,6 +77,20 @@ class ElasticDBConcurrencyTest : public testing::Test {
   }
 
   // Writes generation g of key i, then publishes it to the readers.
+  void RunWorkload(const Options& o, uint64_t budget, int initial_tables = 1);
+
+  // Tables of the current version.
+  int TableCount() {
+    int tables = 0;
+    for (int level = 0; level < config::kNumLevels; ++level) {
+      std::string n;
+      EXPECT_TRUE(db_->GetProperty(
+          "leveldb.num-files-at-level" + std::to_string(level), &n));
+      tables += std::stoi(n);
+    }
+    return tables;
+  }
+
   Status WriteKey(int i, uint32_t g) {
     Status s = db_->Put(WriteOptions(), Key(i), Value(i, g));
     if (s.ok()) generation_[i].store(g, std::memory_order_release);
@@ -89,28 +108,32 @@ class ElasticDBConcurrencyTest : public testing::Test {
   std::atomic<int> present_keys_{0};  // keys [0, present_keys_) exist
 };
 
-TEST_F(ElasticDBConcurrencyTest, NoFalseNegativeWhileUnitsComeAndGo) {
-  ElasticFilterOptions eo;
-  eo.segment_bytes = 2048;  // many small segments and units
-  // The tables' locators and a few units only.
-  eo.memory_budget_bytes = 16384;
-  eo.lifetime = 40;  // segments expire quickly
-  eo.initial_units = 1;
-  policy_.reset(NewElasticFilterPolicy(eo));
-  Options o;
-  o.env = env_;
-  o.create_if_missing = true;
-  o.filter_policy = policy_.get();
-  o.write_buffer_size = 64 << 10;  // frequent flushes and compactions
-  o.max_file_size = 1 << 20;
+// Runs readers and a writer against a DB opened with `o` (ElasticBF with a
+// budget of `budget` bytes) and checks everything the file comment says,
+// and that units and locators stay within the budget all along.
+void ElasticDBConcurrencyTest::RunWorkload(const Options& o, uint64_t budget,
+                                           int initial_tables) {
   ASSERT_TRUE(DB::Open(o, dbname_, &db_).ok());
   DBImpl* impl = static_cast<DBImpl*>(db_);
   MQSchedule* mqs = impl->TEST_elastic();
   ASSERT_NE(nullptr, mqs);
 
-  for (int i = 0; i < kInitialKeys; ++i) ASSERT_TRUE(WriteKey(i, 1).ok());
+  if (initial_tables <= 1) {
+    for (int i = 0; i < kInitialKeys; ++i) ASSERT_TRUE(WriteKey(i, 1).ok());
+    db_->CompactRange(nullptr, nullptr);
+  } else {
+    // Disjoint ranges, each flushed on its own: one small table each.
+    const int per_table = kInitialKeys / initial_tables;
+    for (int t = 0; t < initial_tables; ++t) {
+      for (int i = t * per_table; i < (t + 1) * per_table; ++i) {
+        ASSERT_TRUE(WriteKey(i, 1).ok());
+      }
+      ASSERT_TRUE(impl->TEST_CompactMemTable().ok());
+    }
+    impl->TEST_WaitForBackgroundWork();
+    EXPECT_GE(TableCount(), initial_tables);
+  }
   present_keys_.store(kInitialKeys);
-  db_->CompactRange(nullptr, nullptr);
 
   std::atomic<bool> stop{false};
   std::atomic<int> errors{0};
@@ -178,9 +201,20 @@ TEST_F(ElasticDBConcurrencyTest, NoFalseNegativeWhileUnitsComeAndGo) {
     }
   };
 
+  // Units and locators together never exceed the budget.
+  auto monitor = [&]() {
+    while (!stop.load(std::memory_order_acquire)) {
+      uint64_t used, limit;
+      mqs->GetMemory(&used, &limit);
+      if (used > limit) fail("filter memory over budget");
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+
   std::vector<std::thread> threads;
   for (int r = 0; r < kReaders; ++r) threads.emplace_back(reader, r);
   threads.emplace_back(writer);
+  threads.emplace_back(monitor);
 
   // A bounded run: long enough for many flushes, compactions, loads and
   // evictions, short enough for sanitizers.
@@ -206,7 +240,7 @@ TEST_F(ElasticDBConcurrencyTest, NoFalseNegativeWhileUnitsComeAndGo) {
   EXPECT_TRUE(mqs->TEST_CheckInvariants(&error)) << error;
   const MQSchedule::Stats st = mqs->GetStats();
   EXPECT_LE(st.installed_bytes, st.mq.budget_bytes);
-  EXPECT_EQ(16384u, st.budget_bytes);
+  EXPECT_EQ(budget, st.budget_bytes);
   ASSERT_LT(st.locator_bytes, st.budget_bytes);
   EXPECT_EQ(st.budget_bytes - st.locator_bytes, st.mq.budget_bytes);
   EXPECT_LE(st.installed_bytes + st.locator_bytes, st.budget_bytes);
@@ -233,6 +267,193 @@ TEST_F(ElasticDBConcurrencyTest, NoFalseNegativeWhileUnitsComeAndGo) {
     ASSERT_EQ(generation_[i].load(), got_g) << Key(i);
     ASSERT_TRUE(db_->Get(ReadOptions(), Key(i, false), &value).IsNotFound());
   }
+
+  // Files compacted away gave their filters back: every file the filter
+  // layer still holds is a table on disk.
+  impl->TEST_WaitForBackgroundWork();
+  std::vector<std::string> children;
+  ASSERT_TRUE(env_->GetChildren(dbname_, &children).ok());
+  std::set<uint64_t> on_disk;
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    if (ParseFileName(child, &number, &type) && type == kTableFile) {
+      on_disk.insert(number);
+    }
+  }
+  for (uint64_t number : mqs->TEST_RegisteredFiles()) {
+    EXPECT_EQ(1u, on_disk.count(number)) << number;
+  }
+}
+
+TEST_F(ElasticDBConcurrencyTest, NoFalseNegativeWhileUnitsComeAndGo) {
+  ElasticFilterOptions eo;
+  eo.segment_bytes = 2048;  // many small segments and units
+  // The tables' locators and a few units only.
+  eo.memory_budget_bytes = 16384;
+  eo.lifetime = 40;  // segments expire quickly
+  eo.initial_units = 1;
+  policy_.reset(NewElasticFilterPolicy(eo));
+  Options o;
+  o.env = env_;
+  o.create_if_missing = true;
+  o.filter_policy = policy_.get();
+  o.write_buffer_size = 64 << 10;  // frequent flushes and compactions
+  o.max_file_size = 1 << 20;
+  RunWorkload(o, eo.memory_budget_bytes);
+}
+
+// Far more tables than the table cache holds: tables close and reopen all
+// the time, their filters stay, and obsolete files' filters go.
+TEST_F(ElasticDBConcurrencyTest, NoFalseNegativeWithMoreTablesThanOpenFiles) {
+  ElasticFilterOptions eo;
+  eo.segment_bytes = 2048;
+  eo.memory_budget_bytes = 64 << 10;
+  eo.lifetime = 40;
+  eo.initial_units = 1;
+  policy_.reset(NewElasticFilterPolicy(eo));
+  Options o;
+  o.env = env_;
+  o.create_if_missing = true;
+  o.filter_policy = policy_.get();
+  o.write_buffer_size = 64 << 10;
+  o.max_open_files = 0;  // clipped to the smallest table cache (64 tables)
+  RunWorkload(o, eo.memory_budget_bytes, /*initial_tables=*/160);
+}
+
+// Holds the reads of every thread but one at a gate while it is closed.
+class GatedReadsEnv : public EnvWrapper {
+ public:
+  explicit GatedReadsEnv(Env* base) : EnvWrapper(base) {}
+
+  Status NewRandomAccessFile(const std::string& fname,
+                             RandomAccessFile** result) override {
+    RandomAccessFile* file = nullptr;
+    Status s = target()->NewRandomAccessFile(fname, &file);
+    *result = s.ok() ? new GatedFile(file, this) : nullptr;
+    return s;
+  }
+
+  void Close(std::thread::id free_thread) {
+    std::lock_guard<std::mutex> l(mu_);
+    free_thread_ = free_thread;
+    closed_ = true;
+  }
+  void Open() {
+    std::lock_guard<std::mutex> l(mu_);
+    closed_ = false;
+    changed_.notify_all();
+  }
+  int held() {
+    std::lock_guard<std::mutex> l(mu_);
+    return held_;
+  }
+
+ private:
+  class GatedFile : public RandomAccessFile {
+   public:
+    GatedFile(RandomAccessFile* file, GatedReadsEnv* env)
+        : file_(file), env_(env) {}
+    Status Read(uint64_t offset, size_t n, Slice* result,
+                char* scratch) const override {
+      env_->Pass();
+      return file_->Read(offset, n, result, scratch);
+    }
+
+   private:
+    std::unique_ptr<RandomAccessFile> file_;
+    GatedReadsEnv* const env_;
+  };
+
+  void Pass() {
+    std::unique_lock<std::mutex> l(mu_);
+    if (!closed_ || std::this_thread::get_id() == free_thread_) return;
+    ++held_;
+    changed_.wait(l, [this] { return !closed_; });
+    --held_;
+  }
+
+  std::mutex mu_;
+  std::condition_variable changed_;
+  bool closed_ = false;
+  std::thread::id free_thread_;
+  int held_ = 0;
+};
+
+// A Get never waits for the filter layer's background reads: with every
+// background read held at a gate, Gets that open, close and screen tables
+// (far more tables than open files) all finish.
+TEST_F(ElasticDBConcurrencyTest, GetsNeverWaitForBackgroundUnitLoads) {
+  GatedReadsEnv gated(env_);
+  ElasticFilterOptions eo;
+  eo.segment_bytes = 2048;
+  eo.memory_budget_bytes = 1 << 20;
+  policy_.reset(NewElasticFilterPolicy(eo));
+  Options o;
+  o.env = &gated;
+  o.create_if_missing = true;
+  o.filter_policy = policy_.get();
+  o.max_open_files = 0;  // the smallest table cache: 64 tables
+  ASSERT_TRUE(DB::Open(o, dbname_, &db_).ok());
+  DBImpl* impl = static_cast<DBImpl*>(db_);
+  constexpr int kTables = 160;
+  const int per_table = kInitialKeys / kTables;
+  for (int t = 0; t < kTables; ++t) {
+    for (int i = t * per_table; i < (t + 1) * per_table; ++i) {
+      ASSERT_TRUE(WriteKey(i, 1).ok());
+    }
+    ASSERT_TRUE(impl->TEST_CompactMemTable().ok());
+  }
+  impl->TEST_WaitForBackgroundWork();
+  impl->TEST_elastic()->WaitIdle();
+  ASSERT_GT(TableCount(), 64);
+
+  std::mutex mu;
+  std::condition_variable cv;
+  bool go = false;
+  bool done = false;
+  int errors = 0;
+  std::thread getter([&] {
+    {
+      std::unique_lock<std::mutex> l(mu);
+      cv.wait(l, [&] { return go; });
+    }
+    std::string value;
+    int bad = 0;
+    for (int pass = 0; pass < 3; ++pass) {
+      for (int i = 0; i < kInitialKeys; ++i) {
+        if (!db_->Get(ReadOptions(), Key(i), &value).ok()) ++bad;
+        if (!db_->Get(ReadOptions(), Key(i, false), &value).IsNotFound()) {
+          ++bad;
+        }
+      }
+    }
+    std::lock_guard<std::mutex> l(mu);
+    errors = bad;
+    done = true;
+    cv.notify_all();
+  });
+  gated.Close(getter.get_id());
+  {
+    std::lock_guard<std::mutex> l(mu);
+    go = true;
+    cv.notify_all();
+  }
+  bool finished;
+  {
+    std::unique_lock<std::mutex> l(mu);
+    finished = cv.wait_for(l, std::chrono::seconds(120), [&] { return done; });
+  }
+  const int held = gated.held();
+  gated.Open();
+  getter.join();
+  EXPECT_TRUE(finished) << "a Get waited for a background read";
+  EXPECT_EQ(0, errors);
+  // The background thread really was reading units meanwhile.
+  EXPECT_GT(held, 0);
+  impl->TEST_elastic()->WaitIdle();
+  delete db_;  // before the Env it reads through
+  db_ = nullptr;
 }
 
 }  // namespace

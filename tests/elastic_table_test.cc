@@ -88,10 +88,11 @@ class ElasticTableTest : public testing::Test {
     return bytes.size();
   }
 
-  std::unique_ptr<MQSchedule> NewSchedule() {
+  std::unique_ptr<MQSchedule> NewSchedule(uint64_t budget = uint64_t{1} << 30) {
     MQScheduleOptions mo;
     mo.elastic = eo_;
-    mo.elastic.memory_budget_bytes = size_t{1} << 30;
+    mo.elastic.memory_budget_bytes = budget;
+    mo.info_log = &logger_;
     mo.background_thread = false;
     mo.ring_capacity = size_t{1} << 16;  // holds every probe of a test
     mo.stats = &stats_;
@@ -155,6 +156,7 @@ class ElasticTableTest : public testing::Test {
   IoStats stats_;
   std::map<uint64_t, std::string> files_;
   bool tolerate_corruption_ = false;
+  test::CapturingLogger logger_;
 };
 
 TEST_F(ElasticTableTest, StockBloomTablesKeepTheirFiltersUnderElasticBF) {
@@ -344,6 +346,71 @@ TEST_F(ElasticTableTest, GetPathCountsWhatItDoes) {
             mqs->StatsString().find("segment_locator_bytes"));
   cache.Evict(7);
   EXPECT_EQ(0u, mqs->GetStats().locator_bytes);
+}
+
+TEST_F(ElasticTableTest, LocatorsAreChargedToTheBudget) {
+  ElasticFilterOptions eo;
+  eo.initial_units = 6;
+  UseElastic(eo);
+  write_options_.filter_policy = internal_elastic_.get();
+  read_options_.filter_policy = internal_elastic_.get();
+  const uint64_t size = Write(7, InternalEntries(kKeys));
+  uint64_t locator = 0;
+  uint64_t all_units = 0;
+  {
+    auto roomy = NewSchedule();
+    TableCache cache(dbname_, read_options_, 10, roomy.get());
+    LookupAll(&cache, roomy.get(), 7, size);
+    locator = roomy->GetStats().locator_bytes;
+    all_units = roomy->GetStats().installed_bytes;
+    ASSERT_GT(locator, 0u);
+    ASSERT_GT(all_units, 0u);
+    uint64_t used, budget;
+    roomy->GetMemory(&used, &budget);
+    EXPECT_EQ(locator + all_units, used);
+  }
+
+  // A budget of the locator and half the units: the locator is paid for
+  // first, the units share what is left.
+  const uint64_t budget = locator + all_units / 2;
+  auto tight = NewSchedule(budget);
+  TableCache cache(dbname_, read_options_, 10, tight.get());
+  const Outcome out = LookupAll(&cache, tight.get(), 7, size);
+  EXPECT_EQ(kKeys, out.found);
+  EXPECT_EQ(0, out.wrong);
+  EXPECT_GT(out.rejected, 0);
+  tight->WaitIdle();
+  const MQSchedule::Stats st = tight->GetStats();
+  EXPECT_EQ(budget, st.budget_bytes);
+  EXPECT_EQ(budget - locator, st.mq.budget_bytes);
+  EXPECT_LE(st.installed_bytes + st.locator_bytes, budget);
+  EXPECT_GT(st.installed_bytes, 0u);
+  std::string error;
+  EXPECT_TRUE(tight->TEST_CheckInvariants(&error)) << error;
+}
+
+TEST_F(ElasticTableTest, NoRoomForTheLocatorMeansNoFilter) {
+  UseElastic(ElasticFilterOptions());
+  write_options_.filter_policy = internal_elastic_.get();
+  read_options_.filter_policy = internal_elastic_.get();
+  const uint64_t size = Write(7, InternalEntries(kKeys));
+  auto mqs = NewSchedule(/*budget=*/16);
+  TableCache cache(dbname_, read_options_, 10, mqs.get());
+  const Outcome out = LookupAll(&cache, mqs.get(), 7, size);
+  // Every answer right, none filtered, nothing over the budget.
+  EXPECT_EQ(kKeys, out.found);
+  EXPECT_EQ(0, out.wrong);
+  EXPECT_EQ(0, out.rejected);
+  EXPECT_EQ(0, out.consulted);
+  const MQSchedule::Stats st = mqs->GetStats();
+  EXPECT_EQ(0u, st.attached_tables);
+  EXPECT_EQ(0u, st.locator_bytes);
+  EXPECT_EQ(0u, st.installed_bytes);
+  bool logged = false;
+  for (const std::string& line : logger_.lines()) {
+    if (line.find("no room in the budget") != std::string::npos) logged = true;
+  }
+  EXPECT_TRUE(logged);
 }
 
 TEST_F(ElasticTableTest, LookupsWithoutContextOrKeyHash) {

@@ -1,6 +1,7 @@
 #include "leveldb/table.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
@@ -901,6 +902,77 @@ TEST(TableOpenTest, IndexHandleOutsideFile) {
   Table* table = nullptr;
   EXPECT_TRUE(
       Table::Open(options, &source, contents.size(), &table).IsCorruption());
+  EXPECT_EQ(nullptr, table);
+}
+
+// A table of `n` keys written with `options`, as file bytes.
+std::string TableBytes(const Options& options, int n) {
+  StringSink sink;
+  TableBuilder builder(options, &sink);
+  char key[32];
+  for (int i = 0; i < n; ++i) {
+    std::snprintf(key, sizeof(key), "key%08d", i);
+    builder.Add(key, std::string(100, static_cast<char>('a' + i % 26)));
+  }
+  EXPECT_TRUE(builder.Finish().ok());
+  return sink.contents();
+}
+
+// Opens `bytes` and checks a few keys; returns the reads the open took.
+int ReadsToOpen(const Options& options, const std::string& bytes,
+                bool mapped = false) {
+  StringSource source(bytes, mapped);
+  Table* table = nullptr;
+  EXPECT_TRUE(Table::Open(options, &source, bytes.size(), &table).ok());
+  const int reads = source.reads();
+  if (table == nullptr) return reads;
+  std::unique_ptr<Iterator> it(table->NewIterator(ReadOptions()));
+  for (const char* key : {"key00000000", "key00000777", "key00001999"}) {
+    it->Seek(key);
+    EXPECT_TRUE(it->Valid() && it->key() == Slice(key)) << key;
+  }
+  delete table;
+  return reads;
+}
+
+TEST(TableOpenTest, FooterIndexAndFilterComeInOneRead) {
+  Options options;
+  options.compression = kNoCompression;
+  const std::string plain = TableBytes(options, 2000);
+  EXPECT_EQ(1, ReadsToOpen(options, plain));
+  EXPECT_EQ(1, ReadsToOpen(options, plain, /*mapped=*/true));
+
+  std::unique_ptr<const FilterPolicy> bloom(NewBloomFilterPolicy(10));
+  options.filter_policy = bloom.get();
+  EXPECT_EQ(1, ReadsToOpen(options, TableBytes(options, 2000)));
+}
+
+TEST(TableOpenTest, AnIndexLargerThanTheFirstReadTakesOneMore) {
+  Options options;
+  options.block_size = 128;  // one index entry per key or so
+  options.compression = kSnappyCompression;
+  const std::string bytes = TableBytes(options, 20000);
+  Footer footer;
+  Slice input(bytes.data() + bytes.size() - Footer::kEncodedLength,
+              Footer::kEncodedLength);
+  ASSERT_TRUE(footer.DecodeFrom(&input).ok());
+  ASSERT_GT(bytes.size() - footer.index_handle().offset(), 16u << 10);
+  EXPECT_EQ(2, ReadsToOpen(options, bytes));
+  EXPECT_EQ(2, ReadsToOpen(options, bytes, /*mapped=*/true));
+}
+
+TEST(TableOpenTest, DamagedIndexInTheTailIsCorruption) {
+  Options options;
+  std::string bytes = TableBytes(options, 2000);
+  Footer footer;
+  Slice input(bytes.data() + bytes.size() - Footer::kEncodedLength,
+              Footer::kEncodedLength);
+  ASSERT_TRUE(footer.DecodeFrom(&input).ok());
+  bytes[footer.index_handle().offset() + 1] ^= 0x40;
+  StringSource source(bytes);
+  Table* table = nullptr;
+  const Status s = Table::Open(options, &source, bytes.size(), &table);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
   EXPECT_EQ(nullptr, table);
 }
 

@@ -552,11 +552,11 @@ uint64_t MQSchedule::BudgetKeysLocked() const {
   return keys;
 }
 
-void MQSchedule::UpdateBudgetLocked() {
+uint64_t MQSchedule::BudgetForKeys(uint64_t keys) const {
   uint64_t budget = options_.elastic.memory_budget_bytes;
   if (budget == 0) {
-    const double bytes = options_.elastic.memory_bits_per_key *
-                         static_cast<double>(BudgetKeysLocked()) / 8;
+    const double bytes =
+        options_.elastic.memory_bits_per_key * static_cast<double>(keys) / 8;
     // Converting a double at or past 2^64 is undefined: such a budget
     // saturates (in effect unlimited).
     constexpr double kTwoTo64 = 18446744073709551616.0;
@@ -566,6 +566,11 @@ void MQSchedule::UpdateBudgetLocked() {
       budget = bytes > 0 ? static_cast<uint64_t>(bytes) : 0;
     }
   }
+  return budget;
+}
+
+void MQSchedule::UpdateBudgetLocked() {
+  const uint64_t budget = BudgetForKeys(BudgetKeysLocked());
   budget_bytes_ = budget;
   // Locators come first: without one a table's units cannot be used.
   const uint64_t units = budget > locator_bytes_ ? budget - locator_bytes_ : 0;
@@ -681,6 +686,23 @@ std::vector<std::vector<uint32_t>> MQSchedule::RegisterSegmentsLocked(
   attached_keys_ += index.total_keys();
   locator_bytes_ += groups.locator().ApproximateMemoryUsage();
   UpdateBudgetLocked();
+  // A table not live yet (a compaction output) will bring its keys' share.
+  const bool pending = files_reported_ && live_files_.count(file_number) == 0;
+  if (locator_bytes_ >
+      BudgetForKeys(BudgetKeysLocked() + (pending ? index.total_keys() : 0))) {
+    // No room even for the locator: the table is read without filters.
+    Log(options_.info_log,
+        "ElasticBF: no room in the budget (%" PRIu64
+        " bytes) for the segment locator of table %06" PRIu64
+        "; it is read without filters",
+        budget_bytes_, file_number);
+    DetachLocked(file_number, &entry);
+    mq_.Forget(file_number);
+    known_files_.erase(file_number);
+    entry.groups.reset();
+    UpdateBudgetLocked();
+    return {};
+  }
 
   std::vector<std::vector<uint32_t>> rounds =
       PlanInitialUnitsLocked(file_number, target, initial);
@@ -1065,6 +1087,15 @@ void MQSchedule::TEST_Pause(bool paused) {
   paused_.store(paused, std::memory_order_release);
   // Wait out a pass that started before the flag was set.
   MutexLock wait_for_pass(&pass_mu_);
+}
+
+std::vector<uint64_t> MQSchedule::TEST_RegisteredFiles() const {
+  MutexLock l(&mu_);
+  std::vector<uint64_t> files;
+  for (const auto& entry : tables_) {
+    if (entry.second.groups != nullptr) files.push_back(entry.first);
+  }
+  return files;
 }
 
 bool MQSchedule::TEST_CheckInvariants(std::string* error) const {

@@ -260,6 +260,8 @@ class MQSchedule {
   void TEST_SetClock(uint64_t now) {
     clock_.store(now, std::memory_order_relaxed);
   }
+  // Files registered with filter groups now.
+  std::vector<uint64_t> TEST_RegisteredFiles() const LOCKS_EXCLUDED(mu_);
   // Cross-checks the MultiQueue, the tables' installed units, the locators
   // and the byte counters.
   bool TEST_CheckInvariants(std::string* error) const LOCKS_EXCLUDED(mu_);
@@ -347,6 +349,8 @@ class MQSchedule {
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Recomputes the budget from the attached keys and evicts down to it.
   void UpdateBudgetLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The budget of units and locators for `keys` live keys.
+  uint64_t BudgetForKeys(uint64_t keys) const;
   // The keys memory_bits_per_key applies to (see Stats::budget_keys).
   uint64_t BudgetKeysLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Records a file's level and retags its known segments.
