@@ -17,6 +17,7 @@
 
 #include "db/dbformat.h"
 #include "db/filename.h"
+#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "leveldb/cache.h"
 #include "leveldb/elastic_filter.h"
@@ -28,7 +29,6 @@
 #include "table/block.h"
 #include "table/filter_group.h"
 #include "table/format.h"
-#include "table/read_context.h"
 #include "util/epoch.h"
 #include "util/hash64.h"
 #include "util/io_stats.h"

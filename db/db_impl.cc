@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "db/log_reader.h"
 #include "db/log_writer.h"
 #include "db/memtable.h"
+#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"
 #include "db/write_batch_internal.h"
@@ -32,10 +32,8 @@
 #include "leveldb/write_batch.h"
 #include "port/port.h"
 #include "table/merger.h"
-#include "table/read_context.h"
 #include "table/table_builder_access.h"
 #include "util/elastic_filter_policy.h"
-#include "util/epoch.h"
 #include "util/hash64.h"
 #include "util/hotness_inheritance.h"
 #include "util/logging.h"

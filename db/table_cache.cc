@@ -1,9 +1,10 @@
 #include "db/table_cache.h"
 
 #include "db/filename.h"
+#include "db/read_context.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
-#include "table/read_context.h"
+#include "table/table_state.h"
 #include "util/coding.h"
 #include "util/elastic_filter_policy.h"
 #include "util/hash64.h"
@@ -34,6 +35,11 @@ void ReleaseCacheHandle(void* cache, void* handle) {
   static_cast<Cache*>(cache)->Release(static_cast<Cache::Handle*>(handle));
 }
 
+// Adds one to a counter of the DB's statistics, if it keeps any.
+void Count(IoStats* stats, std::atomic<uint64_t> IoStats::*counter) {
+  if (stats != nullptr) IoStats::Add(&(stats->*counter));
+}
+
 // Cache keys are the file number as 8 little-endian bytes.
 struct FileNumberKey {
   explicit FileNumberKey(uint64_t number) { StoreFixed64(bytes, number); }
@@ -50,7 +56,9 @@ TableCache::TableCache(const std::string& dbname, const Options& options,
       options_(options),
       cache_(NewLRUCache(entries)),
       elastic_(elastic) {
-  AsElasticPolicy(options.filter_policy, &keys_are_internal_);
+  const ElasticFilterPolicy* policy =
+      AsElasticPolicy(options.filter_policy, &keys_are_internal_);
+  if (policy != nullptr) initial_units_ = policy->options().initial_units;
   filterless_options_ = options;
   filterless_options_.filter_policy = nullptr;
 }
@@ -118,8 +126,14 @@ Status TableCache::FindTable(uint64_t file_number, uint64_t file_size,
     return Status::OK();
   }
   if (elastic_ != nullptr) {
-    // Without its filter units the table is still fully usable.
-    Status attach = table->AttachElastic(elastic_, file_number, nullptr);
+    // The filter layer takes the table's filter groups (if it has any) and
+    // keeps them while the file is live. Without them the table is still
+    // fully usable.
+    TableState* state = table->rep_;
+    Status attach = elastic_->AttachTable(
+        file_number,
+        std::shared_ptr<TableFilterGroups>(std::move(state->groups)),
+        state->file, nullptr, initial_units_);
     if (!attach.ok()) {
       Log(options_.info_log, "ElasticBF: table %llu has no filters: %s",
           static_cast<unsigned long long>(file_number),
@@ -174,26 +188,20 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
                        uint64_t file_size, const Slice& k, void* arg,
                        void (*handle_result)(void*, const Slice&, const Slice&),
                        TableReadContext* ctx) {
-  // Only a caller's context has a handler that reports matches.
-  const bool knows_matches = ctx != nullptr;
-  TableReadContext own_ctx;
-  if (ctx == nullptr) ctx = &own_ctx;
   ctx->ResetProbe();
+  IoStats* const stats = ctx->stats;
   using Screening = MQSchedule::Screening;
   Screening screening;
   if (elastic_ != nullptr) {
     screening = Screen(file_number, file_size, k, ctx);
     if (screening.verdict == Screening::kPastEnd) return Status::OK();
-    const bool checked =
+    ctx->consulted_filter =
         screening.verdict == Screening::kRuledOut || screening.consulted;
-    if (checked) {
-      ctx->consulted_filter = true;
-      if (ctx->stats != nullptr) IoStats::Add(&ctx->stats->filter_checks);
-    }
     if (screening.verdict == Screening::kRuledOut) {
       // Ruled out by resident units: the table is neither opened nor read.
       ctx->filter_rejected = true;
-      if (ctx->stats != nullptr) IoStats::Add(&ctx->stats->filter_rejections);
+      Count(stats, &IoStats::filter_checks);
+      Count(stats, &IoStats::filter_rejections);
       elastic_->RecordAccess(screening.segment, /*absent=*/true);
       return Status::OK();
     }
@@ -201,13 +209,26 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
 
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
-  if (!s.ok()) {
-    return s;
-  }
-  Table* table = static_cast<OpenTable*>(cache_->Value(handle))->table;
-  s = table->InternalGet(options, k, arg, handle_result, ctx);
+  if (!s.ok()) return s;
+  const Table* table = static_cast<OpenTable*>(cache_->Value(handle))->table;
+  TableProbe probe;
+  s = ProbeTable(*table->rep_, options, k, arg, handle_result, &probe);
   cache_->Release(handle);
-  if (screening.verdict == Screening::kMayMatch && s.ok() && knows_matches) {
+
+  ctx->consulted_filter |= probe.filter_checked;
+  ctx->filter_rejected = probe.filter_rejected;
+  ctx->read_data_block = probe.block_read;
+  if (ctx->consulted_filter) Count(stats, &IoStats::filter_checks);
+  if (probe.filter_rejected) Count(stats, &IoStats::filter_rejections);
+  if (probe.block_read) {
+    Count(stats, &IoStats::data_block_reads);
+    if (probe.block_from_cache) Count(stats, &IoStats::data_block_cache_hits);
+    if (!ctx->key_matched) {
+      Count(stats, ctx->consulted_filter ? &IoStats::false_positives
+                                         : &IoStats::unfiltered_misses);
+    }
+  }
+  if (screening.verdict == Screening::kMayMatch && s.ok()) {
     elastic_->RecordAccess(screening.segment, !ctx->key_matched);
   }
   return s;

@@ -53,13 +53,14 @@ class TableCache {
   // Looks up internal key k in the table and calls
   // handle_result(arg, found_key, found_value) for the entry found, if any.
   // With ElasticBF the table's resident units are asked first: a key they
-  // rule out costs no table lookup, open or read. ctx (optional) carries
-  // the key hash in and what the probe did out; handle_result must set
-  // ctx->key_matched for an entry of the user key looked up.
+  // rule out costs no table lookup, open or read. ctx (required) carries
+  // the key hash in and what the probe did out, and the probe is counted
+  // in ctx->stats; handle_result must set ctx->key_matched for an entry of
+  // the user key looked up.
   Status Get(const ReadOptions& options, uint64_t file_number,
              uint64_t file_size, const Slice& k, void* arg,
              void (*handle_result)(void*, const Slice&, const Slice&),
-             TableReadContext* ctx = nullptr);
+             TableReadContext* ctx);
 
   // ElasticBF: the user-key range of each segment of table `file_number`,
   // whose keys span [smallest_user_key, largest_user_key]. Taken from the
@@ -92,6 +93,7 @@ class TableCache {
   // options_ without a filter policy: for tables the filter layer screens.
   Options filterless_options_;
   bool keys_are_internal_ = false;  // lookup keys carry an 8-byte suffix
+  int initial_units_ = 0;  // ElasticBF units a newly registered file loads
   Cache* cache_;
   MQSchedule* const elastic_;
   // Makes "look up, else insert" atomic, so concurrent misses on one file

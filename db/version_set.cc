@@ -5,22 +5,20 @@
 #include <cstdio>
 #include <iterator>
 #include <memory>
-#include <optional>
 #include <utility>
 #include <vector>
 
 #include "db/filename.h"
 #include "db/log_reader.h"
 #include "db/log_writer.h"
+#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "leveldb/env.h"
 #include "leveldb/table.h"
 #include "table/merger.h"
-#include "table/read_context.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
 #include "util/elastic_filter_policy.h"
-#include "util/epoch.h"
 #include "util/io_stats.h"
 #include "util/logging.h"
 #include "util/mq_schedule.h"
@@ -421,10 +419,6 @@ Status Version::Get(const ReadOptions& options, const LookupKey& k,
                     TableReadContext* ctx) {
   stats->seek_file = nullptr;
   stats->seek_file_level = -1;
-
-  // Callers without a context (tools, tests) get a private one.
-  TableReadContext local_ctx;
-  if (ctx == nullptr) ctx = &local_ctx;
 
   GetState g;
   g.stats = stats;

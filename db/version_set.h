@@ -80,7 +80,7 @@ class Version {
   // the MQSchedule's domain when the DB is elastic. Null: a local context
   // (no counters) is used, with its own guard.
   Status Get(const ReadOptions&, const LookupKey& key, std::string* val,
-             GetStats* stats, TableReadContext* ctx = nullptr);
+             GetStats* stats, TableReadContext* ctx);
 
   // Charges the seek recorded in stats. Returns true if a seek compaction
   // should now be scheduled. Requires the DB mutex.

@@ -18,42 +18,19 @@
 #include "table/filter_block.h"
 #include "table/filter_group.h"
 #include "table/format.h"
-#include "table/read_context.h"
+#include "table/table_state.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
 #include "util/elastic_filter_policy.h"
-#include "util/io_stats.h"
-#include "util/mq_schedule.h"
 #include "util/no_destructor.h"
 
 namespace leveldb {
 
-struct Table::Rep {
-  ~Rep() {
-    delete filter;
-    delete[] filter_data;
-    delete index_block;
-  }
-
-  Options options;
-  RandomAccessFile* file = nullptr;
-  uint64_t file_size = 0;
-  uint64_t cache_id = 0;
-  FilterBlockReader* filter = nullptr;
-  // The policy `filter` probes with: the configured one, or the built-in
-  // Bloom filter for tables written by stock LevelDB.
-  const FilterPolicy* filter_reader_policy = nullptr;
-  const char* filter_data = nullptr;  // owned copy of the filter, if any
-  BlockHandle metaindex_handle;       // for ApproximateOffsetOf
-  Block* index_block = nullptr;
-
-  // ElasticBF: the table's filter groups, read at open and handed to the
-  // DB's filter layer by AttachElastic (null for other tables, and after).
-  std::unique_ptr<TableFilterGroups> groups;
-
-  // During Open only: the end of the file, read in one go.
-  const struct TableTail* open_tail = nullptr;
-};
+TableState::~TableState() {
+  delete filter;
+  delete[] filter_data;
+  delete index_block;
+}
 
 namespace {
 
@@ -233,6 +210,46 @@ Status Table::Open(const Options& options, RandomAccessFile* file,
   return Status::OK();
 }
 
+namespace {
+
+// ElasticBF: reads the table's elastic index and builds its filter groups
+// and segment locator into table->groups. Problems cost the filters only.
+void ReadElasticIndex(TableState* table, const Slice& index_handle_value) {
+  Slice input = index_handle_value;
+  BlockHandle handle;
+  Status s = handle.DecodeFrom(&input);
+  BlockContents contents;
+  if (s.ok()) {
+    s = ReadMetadataBlock(table->file, table->file_size, table->open_tail,
+                          handle, &contents);
+  }
+  ElasticIndex index;
+  if (s.ok()) {
+    s = ElasticIndex::Decode(contents.data, table->file_size, &index);
+    if (contents.heap_allocated) delete[] contents.data.data();
+  }
+  if (!s.ok()) {
+    // Filters only save reads: the table stays fully readable without.
+    Log(table->options.info_log,
+        "ElasticBF: ignoring the filter groups of a table: %s",
+        s.ToString().c_str());
+    return;
+  }
+  auto groups =
+      std::make_unique<TableFilterGroups>(std::move(index), table->file_size);
+  s = groups->BuildLocator(table->options.comparator, table->index_block);
+  if (!s.ok()) {
+    // Units are useless when no key can be mapped to its segment.
+    Log(table->options.info_log,
+        "ElasticBF: ignoring the filter groups of a table: %s",
+        s.ToString().c_str());
+    return;
+  }
+  table->groups = std::move(groups);
+}
+
+}  // namespace
+
 void Table::ReadMeta(const Footer& footer) {
   // Without a policy there is nothing to look for. Problems with the
   // metaindex only cost the filter, never the table.
@@ -254,7 +271,7 @@ void Table::ReadMeta(const Footer& footer) {
 
   if (AsElasticPolicy(policy, nullptr) != nullptr &&
       find(kElasticIndexBlockName)) {
-    ReadElasticIndex(iter.value());
+    ReadElasticIndex(rep_, iter.value());
     if (rep_->groups != nullptr) return;
   }
 
@@ -289,52 +306,6 @@ void Table::ReadFilter(const Slice& filter_handle_value) {
   if (contents.heap_allocated) rep_->filter_data = contents.data.data();
   rep_->filter =
       new FilterBlockReader(rep_->filter_reader_policy, contents.data);
-}
-
-void Table::ReadElasticIndex(const Slice& index_handle_value) {
-  Slice input = index_handle_value;
-  BlockHandle handle;
-  Status s = handle.DecodeFrom(&input);
-  BlockContents contents;
-  if (s.ok()) {
-    s = ReadMetadataBlock(rep_->file, rep_->file_size, rep_->open_tail, handle,
-                          &contents);
-  }
-  ElasticIndex index;
-  if (s.ok()) {
-    s = ElasticIndex::Decode(contents.data, rep_->file_size, &index);
-    if (contents.heap_allocated) delete[] contents.data.data();
-  }
-  if (!s.ok()) {
-    // Filters only save reads: the table stays fully readable without.
-    Log(rep_->options.info_log,
-        "ElasticBF: ignoring the filter groups of a table: %s",
-        s.ToString().c_str());
-    return;
-  }
-  auto groups =
-      std::make_unique<TableFilterGroups>(std::move(index), rep_->file_size);
-  s = groups->BuildLocator(rep_->options.comparator, rep_->index_block);
-  if (!s.ok()) {
-    // Units are useless when no key can be mapped to its segment.
-    Log(rep_->options.info_log,
-        "ElasticBF: ignoring the filter groups of a table: %s",
-        s.ToString().c_str());
-    return;
-  }
-  rep_->groups = std::move(groups);
-}
-
-Status Table::AttachElastic(MQSchedule* mqs, uint64_t file_number,
-                            const InheritedHotness* inherited) {
-  if (mqs == nullptr) return Status::OK();
-  const ElasticFilterPolicy* elastic =
-      AsElasticPolicy(rep_->options.filter_policy, nullptr);
-  const int initial = elastic == nullptr ? 0 : elastic->options().initial_units;
-  // Null groups register the file as one without ElasticBF filters.
-  return mqs->AttachTable(
-      file_number, std::shared_ptr<TableFilterGroups>(std::move(rep_->groups)),
-      rep_->file, inherited, initial);
 }
 
 Table::~Table() { delete rep_; }
@@ -421,70 +392,46 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
                           void* arg,
                           void (*handle_result)(void*, const Slice&,
                                                 const Slice&)) {
-  return InternalGet(options, key, arg, handle_result, nullptr);
+  TableProbe probe;
+  return ProbeTable(*rep_, options, key, arg, handle_result, &probe);
 }
 
-namespace {
-
-void Count(IoStats* stats, std::atomic<uint64_t> IoStats::*counter) {
-  if (stats != nullptr) IoStats::Add(&(stats->*counter));
-}
-
-}  // namespace
-
-Status Table::InternalGet(const ReadOptions& options, const Slice& key,
-                          void* arg,
-                          void (*handle_result)(void*, const Slice&,
-                                                const Slice&),
-                          TableReadContext* ctx) {
-  const Rep* rep = rep_;
-  IoStats* const stats = ctx == nullptr ? nullptr : ctx->stats;
-
+Status ProbeTable(const TableState& table, const ReadOptions& options,
+                  const Slice& key, void* arg,
+                  void (*handle_result)(void*, const Slice&, const Slice&),
+                  TableProbe* probe) {
   // Both iterators live on the stack: a lookup allocates only what reading
   // the data block itself needs.
-  BlockIterator index_iter(rep->options.comparator, rep->index_block);
+  BlockIterator index_iter(table.options.comparator, table.index_block);
   index_iter.Seek(key);
   if (!index_iter.Valid()) return index_iter.status();
 
   const Slice handle_value = index_iter.value();
-  if (rep->filter != nullptr) {
+  if (table.filter != nullptr) {
     Slice handle_input = handle_value;
     BlockHandle handle;
     if (handle.DecodeFrom(&handle_input).ok()) {
-      if (ctx != nullptr) ctx->consulted_filter = true;
-      Count(stats, &IoStats::filter_checks);
-      if (!rep->filter->KeyMayMatch(handle.offset(), key)) {
-        if (ctx != nullptr) ctx->filter_rejected = true;
-        Count(stats, &IoStats::filter_rejections);
+      probe->filter_checked = true;
+      if (!table.filter->KeyMayMatch(handle.offset(), key)) {
+        probe->filter_rejected = true;
         return Status::OK();
       }
     }
   }
 
   LoadedBlock loaded;
-  bool from_cache = false;
   Status s =
-      LoadDataBlock(rep->options, rep->file, rep->file_size, rep->cache_id,
-                    options, handle_value, &loaded, &from_cache);
+      LoadDataBlock(table.options, table.file, table.file_size, table.cache_id,
+                    options, handle_value, &loaded, &probe->block_from_cache);
   if (!s.ok()) return s;
-  if (ctx != nullptr) ctx->read_data_block = true;
-  Count(stats, &IoStats::data_block_reads);
-  if (from_cache) Count(stats, &IoStats::data_block_cache_hits);
-  {
-    BlockIterator block_iter(rep->options.comparator, loaded.block);
-    block_iter.Seek(key);
-    if (block_iter.Valid()) {
-      (*handle_result)(arg, block_iter.key(), block_iter.value());
-    }
-    s = block_iter.status();
+  probe->block_read = true;
+  BlockIterator block_iter(table.options.comparator, loaded.block);
+  block_iter.Seek(key);
+  if (block_iter.Valid()) {
+    (*handle_result)(arg, block_iter.key(), block_iter.value());
   }
-  ReleaseLoadedBlock(rep->options.block_cache, loaded);
-
-  // Only the caller's handler can tell whether the key was there.
-  if (ctx != nullptr && !ctx->key_matched) {
-    Count(stats, ctx->consulted_filter ? &IoStats::false_positives
-                                       : &IoStats::unfiltered_misses);
-  }
+  s = block_iter.status();
+  ReleaseLoadedBlock(table.options.block_cache, loaded);
   return s;
 }
 

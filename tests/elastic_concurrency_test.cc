@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "db/filename.h"
+#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "gtest/gtest.h"
 #include "leveldb/elastic_filter.h"
@@ -18,7 +19,6 @@
 #include "leveldb/helpers/memenv.h"
 #include "leveldb/options.h"
 #include "table/filter_group.h"
-#include "table/read_context.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/epoch.h"
@@ -52,11 +52,13 @@ uint64_t LocatorBytes(MQScheduleOptions mo, const Options& options,
   MQSchedule mqs(mo);
   TableCache cache(dbname, options, 4, &mqs);
   for (size_t t = 0; t < sizes.size(); ++t) {
+    TableReadContext ctx;
     test::Lookup lookup;
     lookup.user_key = "k";
+    lookup.ctx = &ctx;
     EXPECT_TRUE(cache
                     .Get(ReadOptions(), t + 1, sizes[t], lookup.user_key,
-                         &lookup, &test::SaveLookup)
+                         &lookup, &test::SaveLookup, &ctx)
                     .ok());
   }
   const uint64_t bytes = mqs.GetStats().locator_bytes;

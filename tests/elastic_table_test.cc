@@ -8,6 +8,7 @@
 
 #include "db/dbformat.h"
 #include "db/filename.h"
+#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "gtest/gtest.h"
 #include "leveldb/comparator.h"
@@ -22,7 +23,6 @@
 #include "table/block_builder.h"
 #include "table/filter_group.h"
 #include "table/format.h"
-#include "table/read_context.h"
 #include "tests/elastic_test_helpers.h"
 #include "util/epoch.h"
 #include "util/hash64.h"
@@ -103,7 +103,7 @@ class ElasticTableTest : public testing::Test {
   // Looks up every present key and as many absent ones (internal lookup
   // keys, as Version::Get builds them).
   Outcome LookupAll(TableCache* cache, MQSchedule* /*mqs*/, uint64_t number,
-                    uint64_t size, bool use_ctx = true, bool pass_hash = true) {
+                    uint64_t size, bool pass_hash = true) {
     Outcome out;
     for (int i = 0; i < kKeys; ++i) {
       for (int absent = 0; absent < 2; ++absent) {
@@ -122,10 +122,9 @@ class ElasticTableTest : public testing::Test {
         test::Lookup lookup;
         lookup.user_key = user;
         lookup.internal_keys = true;
-        lookup.ctx = use_ctx ? &ctx : nullptr;
-        const Status s =
-            cache->Get(ReadOptions(), number, size, lookup_key, &lookup,
-                       &test::SaveLookup, use_ctx ? &ctx : nullptr);
+        lookup.ctx = &ctx;
+        const Status s = cache->Get(ReadOptions(), number, size, lookup_key,
+                                    &lookup, &test::SaveLookup, &ctx);
         if (tolerate_corruption_ && s.IsCorruption()) {
           ++out.corrupt;
           continue;
@@ -413,7 +412,7 @@ TEST_F(ElasticTableTest, NoRoomForTheLocatorMeansNoFilter) {
   EXPECT_TRUE(logged);
 }
 
-TEST_F(ElasticTableTest, LookupsWithoutContextOrKeyHash) {
+TEST_F(ElasticTableTest, LookupsWithoutKeyHash) {
   UseElastic(ElasticFilterOptions());  // one unit per segment at open
   write_options_.filter_policy = internal_elastic_.get();
   read_options_.filter_policy = internal_elastic_.get();
@@ -421,25 +420,13 @@ TEST_F(ElasticTableTest, LookupsWithoutContextOrKeyHash) {
   auto mqs = NewSchedule();
   TableCache cache(dbname_, read_options_, 10, mqs.get());
 
-  // The table hashes the user part of the lookup key itself.
-  Outcome out = LookupAll(&cache, mqs.get(), 8, size, /*use_ctx=*/true,
-                          /*pass_hash=*/false);
+  // The table cache hashes the user part of the lookup key itself.
+  Outcome out = LookupAll(&cache, mqs.get(), 8, size, /*pass_hash=*/false);
   EXPECT_EQ(kKeys, out.found);
   EXPECT_EQ(0, out.wrong);
   EXPECT_GT(out.rejected, kKeys * 80 / 100);  // one 4-bit unit: ~85%
   mqs->WaitIdle();
-  const uint64_t records = mqs->GetStats().records;
-  EXPECT_EQ(static_cast<uint64_t>(2 * kKeys), records);
-
-  // Without a context (and without a guard held by the caller): correct
-  // answers, and only rejections are recorded.
-  out = LookupAll(&cache, nullptr, 8, size, /*use_ctx=*/false);
-  EXPECT_EQ(kKeys, out.found);
-  EXPECT_EQ(0, out.wrong);
-  mqs->WaitIdle();
-  const uint64_t rejected_without_ctx = mqs->GetStats().records - records;
-  EXPECT_GT(rejected_without_ctx, static_cast<uint64_t>(kKeys * 80 / 100));
-  EXPECT_LE(rejected_without_ctx, static_cast<uint64_t>(kKeys));
+  EXPECT_EQ(static_cast<uint64_t>(2 * kKeys), mqs->GetStats().records);
 }
 
 TEST_F(ElasticTableTest, UndecodableIndexHandleLeavesTheTableUnfiltered) {

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
@@ -23,7 +24,6 @@
 #include "table/block.h"
 #include "table/filter_group.h"
 #include "table/format.h"
-#include "table/read_context.h"
 #include "tests/table_test_helpers.h"
 #include "util/coding.h"
 #include "util/crc32c.h"

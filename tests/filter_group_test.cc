@@ -9,6 +9,7 @@
 
 #include "db/dbformat.h"
 #include "db/filename.h"
+#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "gtest/gtest.h"
 #include "leveldb/elastic_filter.h"
@@ -18,7 +19,6 @@
 #include "leveldb/options.h"
 #include "table/block.h"
 #include "table/filter_unit.h"
-#include "table/read_context.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/elastic_filter_policy.h"
@@ -376,11 +376,13 @@ TEST_F(FilterGroupTest, EmptyTableHasNoElasticIndex) {
   auto mqs = NewSchedule();
   TableCache cache(dbname_, options_, 10, mqs.get());
   EXPECT_EQ(0, CheckLookups(&cache, mqs.get(), 7, size, KVVector()));
+  TableReadContext ctx;
   test::Lookup lookup;
   lookup.user_key = "k00000000";
+  lookup.ctx = &ctx;
   ASSERT_TRUE(cache
                   .Get(ReadOptions(), 7, size, lookup.user_key, &lookup,
-                       &test::SaveLookup)
+                       &test::SaveLookup, &ctx)
                   .ok());
   EXPECT_FALSE(lookup.found);
   EXPECT_EQ(0u, mqs->GetStats().attached_tables);

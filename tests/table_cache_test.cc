@@ -1,4 +1,5 @@
 #include "db/table_cache.h"
+#include "db/read_context.h"
 
 #include <memory>
 #include <string>
@@ -53,13 +54,16 @@ class TableCacheTest : public testing::Test {
   std::string Lookup(uint64_t number, uint64_t size, const std::string& ikey,
                      Status* status) {
     std::string found;
-    *status = cache_->Get(ReadOptions(), number, size, ikey, &found,
-                          [](void* arg, const Slice& k, const Slice& v) {
-                            ParsedInternalKey parsed;
-                            ASSERT_TRUE(ParseInternalKey(k, &parsed));
-                            *static_cast<std::string*>(arg) =
-                                parsed.user_key.ToString() + "=" + v.ToString();
-                          });
+    TableReadContext ctx;
+    *status = cache_->Get(
+        ReadOptions(), number, size, ikey, &found,
+        [](void* arg, const Slice& k, const Slice& v) {
+          ParsedInternalKey parsed;
+          ASSERT_TRUE(ParseInternalKey(k, &parsed));
+          *static_cast<std::string*>(arg) =
+              parsed.user_key.ToString() + "=" + v.ToString();
+        },
+        &ctx);
     return found;
   }
 

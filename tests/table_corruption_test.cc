@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "gtest/gtest.h"
 #include "leveldb/cache.h"
@@ -144,7 +145,9 @@ class TableCorruptionTest : public testing::Test {
     bool corruption = false;
     for (const auto& kv : original_) {
       Found found;
-      Status s = cache.Get(ro, 9, contents.size(), kv.first, &found, &Save);
+      TableReadContext ctx;
+      Status s =
+          cache.Get(ro, 9, contents.size(), kv.first, &found, &Save, &ctx);
       if (!s.ok()) {
         EXPECT_TRUE(s.IsCorruption()) << s.ToString();
         corruption = true;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "gtest/gtest.h"
 #include "leveldb/cache.h"
@@ -179,7 +180,9 @@ class GetHarness {
   }
 
   Status Get(const ReadOptions& ro, const std::string& key, GetResult* r) {
-    return cache_->Get(ro, 7, harness_.contents().size(), key, r, &SaveResult);
+    TableReadContext ctx;
+    return cache_->Get(ro, 7, harness_.contents().size(), key, r, &SaveResult,
+                       &ctx);
   }
 
   int reads() const { return reads_; }

@@ -9,6 +9,7 @@
 #include "db/builder.h"
 #include "db/filename.h"
 #include "db/log_writer.h"
+#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "gtest/gtest.h"
 #include "leveldb/comparator.h"
@@ -1227,7 +1228,9 @@ class VersionReadTest : public VersionSetTest {
     Version::GetStats stats;
     std::string value;
     LookupKey lookup(key, seq);
-    Status s = vset_->current()->Get(ReadOptions(), lookup, &value, &stats);
+    TableReadContext ctx;
+    Status s =
+        vset_->current()->Get(ReadOptions(), lookup, &value, &stats, &ctx);
     if (charged != nullptr) {
       *charged = stats.seek_file == nullptr ? 0 : stats.seek_file->number;
     }
@@ -1300,7 +1303,8 @@ TEST_F(VersionReadTest, ChargedSeeksEventuallyScheduleACompaction) {
   LookupKey lookup("bb", 100);
   bool scheduled = false;
   for (int i = 0; i < 200 && !scheduled; ++i) {
-    ASSERT_TRUE(v->Get(ReadOptions(), lookup, &value, &stats).ok());
+    TableReadContext ctx;
+    ASSERT_TRUE(v->Get(ReadOptions(), lookup, &value, &stats, &ctx).ok());
     scheduled = v->UpdateStats(stats);
   }
   EXPECT_TRUE(scheduled);

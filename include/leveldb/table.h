@@ -2,8 +2,6 @@
 #define STORAGE_LEVELDB_INCLUDE_TABLE_H_
 
 #include <cstdint>
-#include <string>
-#include <vector>
 
 #include "leveldb/export.h"
 #include "leveldb/iterator.h"
@@ -13,13 +11,10 @@ namespace leveldb {
 class Block;
 class BlockHandle;
 class Footer;
-struct InheritedHotness;
-class MQSchedule;
 struct Options;
 class RandomAccessFile;
 struct ReadOptions;
 class TableCache;
-struct TableReadContext;
 
 // Key/value entries sorted by key, read from one table file (an "sstable")
 // that never changes.  Thread-safe without outside locking.
@@ -48,8 +43,8 @@ class LEVELDB_EXPORT Table {
   uint64_t ApproximateOffsetOf(const Slice& key) const;
 
  private:
-  struct Rep;
   friend class TableCache;
+  struct Rep;
 
   explicit Table(Rep* rep) : rep_(rep) {}
 
@@ -63,25 +58,8 @@ class LEVELDB_EXPORT Table {
                      void (*handle_result)(void* arg, const Slice& k,
                                            const Slice& v));
 
-  // The same with per-lookup state (may be null): reports what the probe
-  // did in ctx's flags and counters. ctx->consulted_filter set on entry
-  // means a filter layer in front of the table already let the key
-  // through. When ctx is not null, handle_result must set ctx->key_matched
-  // when the entry it is given has the user key looked up.
-  Status InternalGet(const ReadOptions&, const Slice& key, void* arg,
-                     void (*handle_result)(void* arg, const Slice& k,
-                                           const Slice& v),
-                     TableReadContext* ctx);
-
-  // ElasticBF: hands this table's filter groups to the DB's filter layer
-  // (which keeps them while file `file_number` is live, whatever becomes of
-  // this Table), or registers the file as one without them.
-  Status AttachElastic(MQSchedule* mqs, uint64_t file_number,
-                       const InheritedHotness* inherited);
-
   void ReadMeta(const Footer& footer);
   void ReadFilter(const Slice& filter_handle_value);
-  void ReadElasticIndex(const Slice& index_handle_value);
 
   Rep* const rep_;
 };

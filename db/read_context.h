@@ -1,8 +1,9 @@
-// Per-lookup state passed from DB::Get down to each table probe, so that
-// work done once per Get (hashing the key, counting) is shared by every table
-// the Get consults, and so the DB learns what each probe cost.
-#ifndef STORAGE_LEVELDB_TABLE_READ_CONTEXT_H_
-#define STORAGE_LEVELDB_TABLE_READ_CONTEXT_H_
+// Per-lookup state passed from DB::Get down to each table probe
+// (TableCache::Get), so that work done once per Get (hashing the key) is
+// shared by every table the Get consults, and so the DB learns what each
+// probe cost and counts it.
+#ifndef STORAGE_LEVELDB_DB_READ_CONTEXT_H_
+#define STORAGE_LEVELDB_DB_READ_CONTEXT_H_
 
 #include <cstdint>
 
@@ -16,13 +17,13 @@ struct TableReadContext {
   bool has_key_hash = false;
   IoStats* stats = nullptr;  // counters of this DB; may be null
 
-  // Reset by the caller before each table probe, set by the table layer.
+  // Reset and set by TableCache::Get for each table probe.
   bool consulted_filter = false;  // a filter (unit or standard) was checked
   bool filter_rejected = false;   // ... and it ruled the key out
   bool read_data_block = false;   // a data block was fetched (cache or disk)
 
-  // Set by the DB's result handler when the probed table holds an entry
-  // (value or deletion) for the user key, so the table can tell a false
+  // Set by the caller's result handler when the probed table holds an
+  // entry (value or deletion) for the user key, which tells a false
   // positive from a hit.
   bool key_matched = false;
 
@@ -36,4 +37,4 @@ struct TableReadContext {
 
 }  // namespace leveldb
 
-#endif  // STORAGE_LEVELDB_TABLE_READ_CONTEXT_H_
+#endif  // STORAGE_LEVELDB_DB_READ_CONTEXT_H_

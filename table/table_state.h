@@ -1,0 +1,73 @@
+// The parts of an open table, and one point lookup in it.
+//
+// Table::Rep extends TableState, so the DB's table cache (a friend of
+// Table) can hand an open table's state to the table layer's functions
+// without include/leveldb/table.h declaring anything beyond LevelDB 1.23's
+// members.
+#ifndef STORAGE_LEVELDB_TABLE_TABLE_STATE_H_
+#define STORAGE_LEVELDB_TABLE_TABLE_STATE_H_
+
+#include <cstdint>
+#include <memory>
+
+#include "leveldb/options.h"
+#include "leveldb/status.h"
+#include "leveldb/table.h"
+#include "table/filter_group.h"
+#include "table/format.h"
+
+namespace leveldb {
+
+class Block;
+class FilterBlockReader;
+class FilterPolicy;
+class RandomAccessFile;
+struct TableTail;
+
+struct TableState {
+  TableState() = default;
+  TableState(const TableState&) = delete;
+  TableState& operator=(const TableState&) = delete;
+  ~TableState();
+
+  Options options;
+  RandomAccessFile* file = nullptr;
+  uint64_t file_size = 0;
+  uint64_t cache_id = 0;
+  FilterBlockReader* filter = nullptr;
+  // The policy `filter` probes with: the configured one, or the built-in
+  // Bloom filter for tables written by stock LevelDB.
+  const FilterPolicy* filter_reader_policy = nullptr;
+  const char* filter_data = nullptr;  // owned copy of the filter, if any
+  BlockHandle metaindex_handle;       // for ApproximateOffsetOf
+  Block* index_block = nullptr;
+
+  // ElasticBF: the table's filter groups, read at open, for the DB's
+  // filter layer to take (null for other tables, and once taken).
+  std::unique_ptr<TableFilterGroups> groups;
+
+  // During Open only: the end of the file, read in one go.
+  const TableTail* open_tail = nullptr;
+};
+
+struct Table::Rep : public TableState {};
+
+// What one point lookup in a table did.
+struct TableProbe {
+  bool filter_checked = false;    // the table's own filter was asked
+  bool filter_rejected = false;   // ... and ruled the key out
+  bool block_read = false;        // a data block was fetched
+  bool block_from_cache = false;  // ... from the block cache
+};
+
+// Looks up `key` in the table: its own filter, if it has one, then the
+// index, then the data block, whose first entry at or after `key` goes to
+// handle_result(arg, entry_key, entry_value). *probe says what it took.
+Status ProbeTable(const TableState& table, const ReadOptions& options,
+                  const Slice& key, void* arg,
+                  void (*handle_result)(void*, const Slice&, const Slice&),
+                  TableProbe* probe);
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_TABLE_TABLE_STATE_H_
