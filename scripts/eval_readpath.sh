@@ -117,6 +117,8 @@ for s in "${wanted[@]}"; do
         notes+=("(e) RocksDB skipped: $rocksdb_readpath not built (needs librocksdb-dev)")
         continue
       fi
+      ((open_files == 100000 || open_files >= 20)) ||
+        die "--open_files=$open_files: RocksDB (e) keeps at least 20 files open"
       ;;
     *) die "unknown system '$s' (a, b, c, d or e)" ;;
   esac
@@ -163,7 +165,8 @@ build_command() {
     d) cmd=("$db_bench" "${leveldb[@]}" --elastic_bf=1
       --bf_memory_bits_per_key=4) ;;
     e) cmd=("$rocksdb_readpath" "${common[@]}" --bloom_bits=4
-      --target_file_size_base="$max_file_size") ;;
+      --target_file_size_base="$max_file_size"
+      --max_open_files="$((open_files == 100000 ? -1 : open_files))") ;;
   esac
 }
 

@@ -6,16 +6,25 @@
 // I/O counts (proc_io.h):
 //   fillunique  every key of [0, --num) once, in the seeded shuffled order,
 //               16-byte keys, values of --value_size bytes compressing to
-//               --compression_ratio;
-//   readzipf    --reads Gets of scrambled-Zipfian keys, a share
-//               --zero_lookup_ratio of them for absent keys.
+//               --compression_ratio; the --threads threads write
+//               contiguous shares of that order;
+//   settle      waits until no flush or compaction is running or pending;
+//   readzipf    each of the --threads threads does --reads Gets of
+//               scrambled-Zipfian keys from its own stream (thread i:
+//               ThreadSeed64(--seed, i)), a share --zero_lookup_ratio of
+//               them for absent keys.
+// Threads, seeds and shares are db_bench's, so equal flags give equal
+// writes and lookups. --use_existing_db=1 skips fillunique and reopens the
+// database as it is.
 // RocksDB settings: leveled compaction, full Bloom filters of --bloom_bits
 // bits per key held by the table readers (cache_index_and_filter_blocks =
 // false), no block cache (like fill_cache = false), direct reads, all
-// tables open (max_open_files = -1), snappy, 4 KiB blocks.
+// tables open (max_open_files = -1, or --max_open_files), snappy, 4 KiB
+// blocks.
 //
 // Output lines use db_bench's wording, so the same parser reads both:
 //   load: X ops/s
+//   settle       : X micros/op; (...)
 //   readzipf: N lookups (theta T), F found, M not found; A for absent keys
 //     (B of them found); X Gets/s
 //   foreground read syscalls per op: X (...), background read syscalls: Y
@@ -31,17 +40,20 @@
 #include <chrono>  // NOLINT
 #include <cinttypes>
 #include <cmath>
+#include <condition_variable>  // NOLINT
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>  // NOLINT
 #include <string>
 #include <thread>  // NOLINT
 #include <vector>
 
 #include "proc_io.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
 #include "rocksdb/statistics.h"
@@ -59,7 +71,9 @@ namespace {
 struct Flags {
   std::string benchmarks = "fillunique,readzipf";
   int64_t num = 1000000;
-  int64_t reads = -1;  // negative: --num
+  int64_t reads = -1;  // per thread; negative: --num
+  int64_t threads = 1;
+  int64_t max_open_files = -1;  // -1: every table stays open
   int64_t value_size = 100;
   double compression_ratio = 0.5;
   bool compression = true;  // snappy
@@ -92,9 +106,14 @@ struct FlagSpec {
 const std::vector<FlagSpec>& FlagTable() {
   static const std::vector<FlagSpec> table = {
       {"benchmarks", Kind::kString, &FLAGS.benchmarks,
-       "comma-separated: fillunique, readzipf, stats"},
+       "comma-separated: fillunique, settle, readzipf, stats"},
       {"num", Kind::kInt, &FLAGS.num, "number of keys"},
-      {"reads", Kind::kInt, &FLAGS.reads, "readzipf Gets (negative: --num)"},
+      {"reads", Kind::kInt, &FLAGS.reads,
+       "readzipf Gets per thread (negative: --num)"},
+      {"threads", Kind::kInt, &FLAGS.threads,
+       "client threads of fillunique and readzipf, in [1, 1024]"},
+      {"max_open_files", Kind::kInt, &FLAGS.max_open_files,
+       "Options::max_open_files (-1: all tables open)"},
       {"value_size", Kind::kInt, &FLAGS.value_size, "bytes per value"},
       {"compression_ratio", Kind::kDouble, &FLAGS.compression_ratio,
        "fraction of its size a value compresses to, in (0, 1]"},
@@ -116,7 +135,7 @@ const std::vector<FlagSpec>& FlagTable() {
       {"statistics", Kind::kBool, &FLAGS.statistics,
        "enable rocksdb::Statistics and print Bloom filter tickers"},
       {"use_existing_db", Kind::kBool, &FLAGS.use_existing_db,
-       "reuse --db instead of starting empty"},
+       "open the existing --db (must exist) and skip fillunique"},
       {"zipf", Kind::kDouble, &FLAGS.zipf, "Zipfian theta, in (0, 1)"},
       {"zero_lookup_ratio", Kind::kDouble, &FLAGS.zero_lookup_ratio,
        "share of lookups for absent keys, in [0, 1]"},
@@ -199,6 +218,14 @@ void ParseFlags(int argc, char** argv) {
   if (FLAGS.db.empty()) Die("--db is required");
   if (FLAGS.num < 0 || FLAGS.num > INT32_MAX) Die("--num must be in [0, 2^31)");
   if (FLAGS.reads > INT32_MAX) Die("--reads must fit in 31 bits");
+  if (FLAGS.threads < 1 || FLAGS.threads > 1024) {
+    Die("--threads must be in [1, 1024]");
+  }
+  // RocksDB silently raises smaller limits to 20: refuse them instead.
+  if (FLAGS.max_open_files != -1 &&
+      (FLAGS.max_open_files < 20 || FLAGS.max_open_files > INT32_MAX)) {
+    Die("--max_open_files must be -1 (all tables open) or at least 20");
+  }
   if (FLAGS.value_size < 0 || FLAGS.value_size > (64 << 20)) {
     Die("--value_size must be in [0, 64 MiB]");
   }
@@ -229,8 +256,32 @@ rocksdb::Slice ToSlice(std::string_view v) {
   return rocksdb::Slice(v.data(), v.size());
 }
 
-// Read syscalls of one benchmark thread and of the rest of the process,
-// from /proc (see proc_io.h for the snapshot overhead).
+// Read syscalls a before/after pair of /proc snapshots adds by itself,
+// measured once before the first benchmark (see proc_io.h).
+uint64_t SnapshotOverhead() {
+  static const uint64_t overhead = proc_io::SnapshotOverhead();
+  return overhead;
+}
+
+// What one client thread did during one benchmark.
+struct ThreadResult {
+  int tid = 0;
+  double start = 0;
+  double finish = 0;
+  int64_t ops = 0;
+  int64_t bytes = 0;
+  // readzipf only.
+  int64_t found = 0;
+  int64_t not_found = 0;
+  int64_t absent_lookups = 0;
+  int64_t absent_found = 0;
+  // The thread's /proc/thread-self/io around its share of the work.
+  proc_io::Snapshot io_before;
+  proc_io::Snapshot io_after;
+};
+
+// Read syscalls of the client threads (foreground) and of the rest of the
+// process meanwhile (background: RocksDB's flush and compaction threads).
 struct SyscallCount {
   bool valid = false;
   uint64_t foreground = 0;
@@ -239,38 +290,116 @@ struct SyscallCount {
   uint64_t background_bytes = 0;
 };
 
-// Runs `body` on a new thread between /proc snapshots of that thread and
-// of the process; returns the counts. The calling thread only waits.
-template <typename Body>
-SyscallCount RunMeasured(Body body) {
-  static const uint64_t overhead = proc_io::SnapshotOverhead();
-  proc_io::Snapshot thread_before, thread_after;
-  const proc_io::Snapshot process_before = proc_io::Process();
-  std::thread worker([&] {
-    thread_before = proc_io::Thread();
-    body();
-    thread_after = proc_io::Thread();
-  });
-  worker.join();
-  const proc_io::Snapshot process_after = proc_io::Process();
+// The client threads of one benchmark, merged as db_bench merges them.
+struct RunResult {
+  int64_t ops = 0;
+  int64_t bytes = 0;
+  int64_t found = 0;
+  int64_t not_found = 0;
+  int64_t absent_lookups = 0;
+  int64_t absent_found = 0;
+  double elapsed = 0;         // first thread's start to last one's finish
+  double thread_seconds = 0;  // summed over the threads
+  SyscallCount io;
+
+  double OpsPerSecond() const { return ops / std::max(elapsed, 1e-9); }
+  double MicrosPerOp() const {
+    return thread_seconds * 1e6 /
+           static_cast<double>(std::max<int64_t>(ops, 1));
+  }
+};
+
+// Every snapshot a thread took is in the process's counters; what the
+// threads did not do themselves is background work.
+SyscallCount CountSyscalls(const std::vector<ThreadResult>& threads,
+                           const proc_io::Snapshot& process_before,
+                           const proc_io::Snapshot& process_after) {
   SyscallCount count;
-  if (!thread_before.valid || !thread_after.valid || !process_before.valid ||
-      !process_after.valid) {
-    return count;
+  if (!process_before.valid || !process_after.valid) return count;
+  const uint64_t overhead = SnapshotOverhead();
+  uint64_t thread_total = 0;
+  for (const ThreadResult& t : threads) {
+    if (!t.io_before.valid || !t.io_after.valid) return SyscallCount();
+    const uint64_t seen = proc_io::Delta(t.io_before.syscr, t.io_after.syscr);
+    count.foreground += proc_io::Delta(overhead, seen);
+    count.foreground_bytes +=
+        proc_io::Delta(t.io_before.read_bytes, t.io_after.read_bytes);
+    // The second snapshot is in the process's delta, not in the thread's.
+    thread_total += seen + overhead;
   }
   count.valid = true;
-  const uint64_t seen = proc_io::Delta(thread_before.syscr, thread_after.syscr);
-  count.foreground = proc_io::Delta(overhead, seen);
-  count.foreground_bytes =
-      proc_io::Delta(thread_before.read_bytes, thread_after.read_bytes);
-  // The process also saw both of the worker's snapshots and its own first.
   const uint64_t process_seen =
       proc_io::Delta(process_before.syscr, process_after.syscr);
-  count.background = proc_io::Delta(seen + 2 * overhead, process_seen);
+  // The process's first snapshot counts in its own delta too.
+  count.background = proc_io::Delta(thread_total + overhead, process_seen);
   count.background_bytes = proc_io::Delta(
       count.foreground_bytes,
       proc_io::Delta(process_before.read_bytes, process_after.read_bytes));
   return count;
+}
+
+RunResult MergeThreads(const std::vector<ThreadResult>& threads) {
+  RunResult run;
+  double first_start = threads.front().start;
+  double last_finish = threads.front().finish;
+  for (const ThreadResult& t : threads) {
+    run.ops += t.ops;
+    run.bytes += t.bytes;
+    run.found += t.found;
+    run.not_found += t.not_found;
+    run.absent_lookups += t.absent_lookups;
+    run.absent_found += t.absent_found;
+    run.thread_seconds += t.finish - t.start;
+    first_start = std::min(first_start, t.start);
+    last_finish = std::max(last_finish, t.finish);
+  }
+  run.elapsed = last_finish - first_start;
+  return run;
+}
+
+// Lets the client threads of a benchmark start together.
+class StartGate {
+ public:
+  explicit StartGate(int threads) : waiting_(threads) {}
+
+  void ArriveAndWait() {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (--waiting_ == 0) cv_.notify_all();
+    cv_.wait(lock, [this] { return waiting_ == 0; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int waiting_;  // guarded by mu_
+};
+
+// Runs body(ThreadResult*) on n new threads (thread i gets tid i), each
+// between /proc snapshots of itself; the calling thread only waits.
+template <typename Body>
+RunResult RunThreads(int n, Body body) {
+  SnapshotOverhead();  // measured before, not during, the run
+  std::vector<ThreadResult> results(static_cast<size_t>(n));
+  StartGate gate(n);
+  const proc_io::Snapshot process_before = proc_io::Process();
+  std::vector<std::thread> threads;
+  for (int i = 0; i < n; i++) {
+    threads.emplace_back([&results, &gate, &body, i] {
+      ThreadResult* t = &results[static_cast<size_t>(i)];
+      t->tid = i;
+      gate.ArriveAndWait();
+      t->io_before = proc_io::Thread();
+      t->start = NowSeconds();
+      body(t);
+      t->finish = NowSeconds();
+      t->io_after = proc_io::Thread();
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  const proc_io::Snapshot process_after = proc_io::Process();
+  RunResult run = MergeThreads(results);
+  run.io = CountSyscalls(results, process_before, process_after);
+  return run;
 }
 
 void ReportSyscalls(const SyscallCount& c, int64_t ops) {
@@ -288,35 +417,42 @@ void ReportSyscalls(const SyscallCount& c, int64_t ops) {
       c.background_bytes / 1048576.0);
 }
 
+// The figures of one benchmark, in db_bench's "name : X micros/op;" form.
+void ReportRun(const char* name, double micros_per_op,
+               const std::string& extra) {
+  std::printf("%-12s : %11.3f micros/op;%s%s\n", name, micros_per_op,
+              extra.empty() ? "" : " ", extra.c_str());
+}
+
 // ---------------------------------------------------------------------------
 // The benchmark
 // ---------------------------------------------------------------------------
 
+// settle polls every half second and stops after this many quiet polls in
+// a row (two seconds, as db_bench) or this many polls in all (30 min).
+constexpr int kSettleQuietPolls = 4;
+constexpr int kSettleMaxPolls = 3600;
+
 class ReadPathBench {
  public:
-  ReadPathBench() : live_keys_(static_cast<uint64_t>(FLAGS.num)) {}
+  ReadPathBench() = default;
   ~ReadPathBench() { CloseDb(); }
 
   int Run() {
-    std::vector<std::string> plan;
-    size_t begin = 0;
-    while (begin <= FLAGS.benchmarks.size()) {
-      size_t end = FLAGS.benchmarks.find(',', begin);
-      if (end == std::string::npos) end = FLAGS.benchmarks.size();
-      const std::string name = FLAGS.benchmarks.substr(begin, end - begin);
-      begin = end + 1;
-      if (name.empty()) continue;
-      if (name != "fillunique" && name != "readzipf" && name != "stats") {
-        Die("unknown benchmark '" + name + "'");
-      }
-      plan.push_back(name);
-    }
+    const std::vector<std::string> plan = Plan();
+    if (FLAGS.use_existing_db) RequireExistingDb();
     PrintHeader();
-    if (!FLAGS.use_existing_db) Destroy();
+    if (FLAGS.use_existing_db) {
+      live_keys_known_ = false;
+    } else {
+      Destroy();
+    }
     OpenDb();
     for (const std::string& name : plan) {
       if (name == "fillunique") {
         FillUnique();
+      } else if (name == "settle") {
+        Settle();
       } else if (name == "readzipf") {
         ReadZipf();
       } else {
@@ -333,9 +469,41 @@ class ReadPathBench {
   }
 
  private:
+  // Resolves --benchmarks before anything runs, so a typo costs nothing.
+  static std::vector<std::string> Plan() {
+    std::vector<std::string> plan;
+    size_t begin = 0;
+    while (begin <= FLAGS.benchmarks.size()) {
+      size_t end = FLAGS.benchmarks.find(',', begin);
+      if (end == std::string::npos) end = FLAGS.benchmarks.size();
+      const std::string name = FLAGS.benchmarks.substr(begin, end - begin);
+      begin = end + 1;
+      if (name.empty()) continue;
+      if (name != "fillunique" && name != "settle" && name != "readzipf" &&
+          name != "stats") {
+        Die("unknown benchmark '" + name +
+            "' (fillunique, settle, readzipf, stats)");
+      }
+      plan.push_back(name);
+    }
+    return plan;
+  }
+
+  // DB::Open creates the directory, LOCK and LOG even when it then fails
+  // for a missing database: look first, so a mistyped path stays absent.
+  static void RequireExistingDb() {
+    rocksdb::Status s =
+        rocksdb::Env::Default()->FileExists(FLAGS.db + "/CURRENT");
+    if (s.IsNotFound()) {
+      Die("--use_existing_db: no database in " + FLAGS.db +
+          " (no CURRENT file)");
+    }
+    if (!s.ok()) Die("cannot check " + FLAGS.db + ": " + s.ToString());
+  }
+
   rocksdb::Options DbOptions() {
     rocksdb::Options options;
-    options.create_if_missing = true;
+    options.create_if_missing = !FLAGS.use_existing_db;
     options.compaction_style = rocksdb::kCompactionStyleLevel;
     options.target_file_size_base =
         static_cast<uint64_t>(FLAGS.target_file_size_base);
@@ -344,7 +512,7 @@ class ReadPathBench {
       options.max_bytes_for_level_base =
           static_cast<uint64_t>(FLAGS.max_bytes_for_level_base);
     }
-    options.max_open_files = -1;
+    options.max_open_files = static_cast<int>(FLAGS.max_open_files);
     options.use_direct_reads = FLAGS.direct_io;
     options.compression = FLAGS.compression ? rocksdb::kSnappyCompression
                                             : rocksdb::kNoCompression;
@@ -366,6 +534,8 @@ class ReadPathBench {
   void Destroy() {
     rocksdb::Status s = rocksdb::DestroyDB(FLAGS.db, rocksdb::Options());
     if (!s.ok()) Die("cannot remove " + FLAGS.db + ": " + s.ToString());
+    live_keys_ = 0;
+    live_keys_known_ = true;
   }
 
   void OpenDb() {
@@ -373,6 +543,12 @@ class ReadPathBench {
     rocksdb::Status s = rocksdb::DB::Open(DbOptions(), FLAGS.db, &db);
     if (!s.ok()) Die("cannot open " + FLAGS.db + ": " + s.ToString());
     db_.reset(db);
+    // RocksDB may lower the limit to what the process may open.
+    const int effective = db_->GetDBOptions().max_open_files;
+    if (effective != FLAGS.max_open_files) {
+      std::printf("WARNING: RocksDB uses max_open_files %d, not %" PRId64 "\n",
+                  effective, FLAGS.max_open_files);
+    }
   }
 
   void CloseDb() {
@@ -392,6 +568,7 @@ class ReadPathBench {
     std::printf("Values:     %" PRId64 " bytes each (ratio %.2f)\n",
                 FLAGS.value_size, FLAGS.compression_ratio);
     std::printf("Entries:    %" PRId64 "\n", FLAGS.num);
+    std::printf("Threads:    %" PRId64 "\n", FLAGS.threads);
     if (FLAGS.bloom_bits >= 0) {
       std::printf("Filter:     full Bloom, %" PRId64
                   " bits/key, held by table readers\n",
@@ -400,112 +577,168 @@ class ReadPathBench {
       std::printf("Filter:     none\n");
     }
     std::printf("Options:    leveled, target_file_size_base %" PRId64
-                ", write_buffer_size %" PRId64
-                ", max_open_files -1, block %" PRId64 ", %s\n",
+                ", write_buffer_size %" PRId64 ", max_open_files %" PRId64
+                ", block %" PRId64 ", %s\n",
                 FLAGS.target_file_size_base, FLAGS.write_buffer_size,
-                FLAGS.block_size,
+                FLAGS.max_open_files, FLAGS.block_size,
                 FLAGS.compression ? "snappy" : "no compression");
     std::printf("DirectIO:   %s; fill_cache=%d (%s)\n",
                 FLAGS.direct_io ? "on (use_direct_reads)" : "off",
                 FLAGS.fill_cache ? 1 : 0,
                 FLAGS.fill_cache ? "8 MiB block cache" : "no_block_cache");
-    std::printf("Database:   %s\n", FLAGS.db.c_str());
+    std::printf("Database:   %s%s\n", FLAGS.db.c_str(),
+                FLAGS.use_existing_db ? " (existing)" : "");
     std::printf("%s\n", std::string(48, '-').c_str());
     std::fflush(stdout);
   }
 
+  // Starts from an empty database, as db_bench's fill benchmarks do.
   void FillUnique() {
+    if (FLAGS.use_existing_db) {
+      std::printf("%-12s : skipped (--use_existing_db is true)\n",
+                  "fillunique");
+      return;
+    }
+    CloseDb();
+    Destroy();
+    OpenDb();
     const uint32_t n = static_cast<uint32_t>(FLAGS.num);
     const std::vector<uint32_t> order =
         zipf_keys::UniqueKeyOrder(n, FLAGS.seed);
-    zipf_keys::ValueSource values(static_cast<size_t>(FLAGS.value_size),
-                                  FLAGS.compression_ratio);
-    rocksdb::WriteOptions write_options;
-    double seconds = 0;
-    const SyscallCount io = RunMeasured([&] {
-      zipf_keys::KeyFormatter key;
-      const double start = NowSeconds();
-      for (uint32_t i = 0; i < n; i++) {
-        rocksdb::Status s = db_->Put(
-            write_options, ToSlice(key.Set(order[i])),
-            ToSlice(values.Next(static_cast<size_t>(FLAGS.value_size))));
-        if (!s.ok()) Die("put: " + s.ToString());
-      }
-      seconds = NowSeconds() - start;
+    const int threads = static_cast<int>(FLAGS.threads);
+    const RunResult run = RunThreads(threads, [&](ThreadResult* t) {
+      const int64_t begin = int64_t{n} * t->tid / threads;
+      const int64_t end = int64_t{n} * (t->tid + 1) / threads;
+      WriteShare(order, begin, end, t);
     });
-    (void)io;
     live_keys_ = n;
-    const double rate = n / std::max(seconds, 1e-9);
-    std::printf("%-12s : %11.3f micros/op; %6.1f MB/s\n", "fillunique",
-                seconds * 1e6 / std::max<uint32_t>(n, 1),
-                n * (zipf_keys::kKeySize + FLAGS.value_size) / 1048576.0 /
-                    std::max(seconds, 1e-9));
-    std::printf("load: %.0f ops/s\n", rate);
+    char rate[64];
+    std::snprintf(rate, sizeof(rate), "%6.1f MB/s",
+                  run.bytes / 1048576.0 / std::max(run.elapsed, 1e-9));
+    ReportRun("fillunique", run.MicrosPerOp(), rate);
+    std::printf("load: %.0f ops/s\n", run.OpsPerSecond());
     ReportMemory("fillunique");
+  }
+
+  // Writes order[begin, end) on the calling client thread.
+  void WriteShare(const std::vector<uint32_t>& order, int64_t begin,
+                  int64_t end, ThreadResult* t) {
+    const size_t value_size = static_cast<size_t>(FLAGS.value_size);
+    zipf_keys::ValueSource values(value_size, FLAGS.compression_ratio);
+    zipf_keys::KeyFormatter key;
+    const rocksdb::WriteOptions write_options;
+    for (int64_t i = begin; i < end; i++) {
+      rocksdb::Status s = db_->Put(write_options, ToSlice(key.Set(order[i])),
+                                   ToSlice(values.Next(value_size)));
+      if (!s.ok()) Die("put: " + s.ToString());
+      t->ops++;
+      t->bytes += zipf_keys::kKeySize + FLAGS.value_size;
+    }
+  }
+
+  // True while RocksDB has a flush or a compaction running or pending.
+  bool BackgroundWorkPending() {
+    static const char* const kProperties[] = {
+        "rocksdb.num-running-compactions", "rocksdb.compaction-pending",
+        "rocksdb.num-running-flushes", "rocksdb.mem-table-flush-pending"};
+    for (const char* property : kProperties) {
+      uint64_t value = 0;
+      if (!db_->GetIntProperty(property, &value)) {
+        Die(std::string("settle: property ") + property + " not available");
+      }
+      if (value != 0) return true;
+    }
+    return false;
+  }
+
+  // Waits until the background work the load left behind is over, polling
+  // on db_bench's schedule.
+  void Settle() {
+    const double start = NowSeconds();
+    int quiet_polls = 0;
+    for (int poll = 0;
+         poll < kSettleMaxPolls && quiet_polls < kSettleQuietPolls; ++poll) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      quiet_polls = BackgroundWorkPending() ? 0 : quiet_polls + 1;
+    }
+    const bool settled = quiet_polls >= kSettleQuietPolls;
+    ReportRun("settle", (NowSeconds() - start) * 1e6,
+              settled ? "(no flush or compaction running or pending)"
+                      : "(gave up: flushes or compactions still pending)");
   }
 
   void ReadZipf() {
     const int64_t reads = FLAGS.reads < 0 ? FLAGS.num : FLAGS.reads;
     const zipf_keys::ScrambledZipfian zipf(static_cast<uint64_t>(FLAGS.num),
                                            FLAGS.zipf);
-    rocksdb::ReadOptions read_options;
-    read_options.fill_cache = FLAGS.fill_cache;
-    read_options.verify_checksums = false;  // LevelDB's ReadOptions default
-    int64_t found = 0, absent_lookups = 0, absent_found = 0;
-    double seconds = 0;
     if (statistics_ != nullptr) statistics_->Reset();
-    const SyscallCount io = RunMeasured([&] {
-      zipf_keys::SplitMix64 rng(zipf_keys::ThreadSeed64(FLAGS.seed, 0));
-      zipf_keys::KeyFormatter key;
-      std::string value;
-      const double start = NowSeconds();
-      for (int64_t i = 0; i < reads; i++) {
-        const zipf_keys::ZipfLookup lookup =
-            zipf_keys::NextZipfLookup(zipf, FLAGS.zero_lookup_ratio, &rng);
-        rocksdb::Status s = db_->Get(
-            read_options,
-            ToSlice(key.Set(lookup.key,
-                            lookup.absent ? zipf_keys::kAbsentSuffix : "")),
-            &value);
-        if (s.ok()) {
-          found++;
-          if (lookup.absent) absent_found++;
-        } else if (!s.IsNotFound()) {
-          Die("get: " + s.ToString());
-        }
-        if (lookup.absent) absent_lookups++;
-      }
-      seconds = NowSeconds() - start;
-    });
-    const double rate = reads / std::max(seconds, 1e-9);
-    std::printf("%-12s : %11.3f micros/op;\n", "readzipf",
-                seconds * 1e6 / std::max<int64_t>(reads, 1));
+    const RunResult run =
+        RunThreads(static_cast<int>(FLAGS.threads),
+                   [&](ThreadResult* t) { ReadZipfShare(zipf, reads, t); });
+    ReportRun("readzipf", run.MicrosPerOp(), "");
     std::printf("readzipf: %" PRId64 " lookups (theta %.2f), %" PRId64
                 " found, %" PRId64 " not found; %" PRId64
                 " for absent keys (%" PRId64 " of them found); %.0f Gets/s\n",
-                reads, FLAGS.zipf, found, reads - found, absent_lookups,
-                absent_found, rate);
-    ReportSyscalls(io, reads);
-    if (statistics_ != nullptr) {
-      using rocksdb::Tickers;
-      std::printf(
-          "bloom: useful %" PRIu64 ", full positive %" PRIu64
-          ", full true positive %" PRIu64 "; block reads (cache miss) %" PRIu64
-          "\n",
-          statistics_->getTickerCount(Tickers::BLOOM_FILTER_USEFUL),
-          statistics_->getTickerCount(Tickers::BLOOM_FILTER_FULL_POSITIVE),
-          statistics_->getTickerCount(Tickers::BLOOM_FILTER_FULL_TRUE_POSITIVE),
-          statistics_->getTickerCount(Tickers::BLOCK_CACHE_DATA_MISS));
-    }
+                run.ops, FLAGS.zipf, run.found, run.not_found,
+                run.absent_lookups, run.absent_found, run.OpsPerSecond());
+    ReportSyscalls(run.io, run.ops);
+    if (statistics_ != nullptr) PrintBloomTickers();
     ReportMemory("readzipf");
+  }
+
+  // `reads` lookups from client thread t's own stream (db_bench's seeds).
+  void ReadZipfShare(const zipf_keys::ScrambledZipfian& zipf, int64_t reads,
+                     ThreadResult* t) {
+    rocksdb::ReadOptions read_options;
+    read_options.fill_cache = FLAGS.fill_cache;
+    read_options.verify_checksums = false;  // LevelDB's ReadOptions default
+    zipf_keys::SplitMix64 rng(zipf_keys::ThreadSeed64(FLAGS.seed, t->tid));
+    zipf_keys::KeyFormatter key;
+    std::string value;
+    for (int64_t i = 0; i < reads; i++) {
+      const zipf_keys::ZipfLookup lookup =
+          zipf_keys::NextZipfLookup(zipf, FLAGS.zero_lookup_ratio, &rng);
+      rocksdb::Status s = db_->Get(
+          read_options,
+          ToSlice(key.Set(lookup.key,
+                          lookup.absent ? zipf_keys::kAbsentSuffix : "")),
+          &value);
+      if (s.ok()) {
+        t->found++;
+        if (lookup.absent) t->absent_found++;
+      } else if (s.IsNotFound()) {
+        t->not_found++;
+      } else {
+        Die("get: " + s.ToString());
+      }
+      if (lookup.absent) t->absent_lookups++;
+      t->ops++;
+    }
+  }
+
+  void PrintBloomTickers() {
+    using rocksdb::Tickers;
+    std::printf(
+        "bloom: useful %" PRIu64 ", full positive %" PRIu64
+        ", full true positive %" PRIu64 "; block reads (cache miss) %" PRIu64
+        "\n",
+        statistics_->getTickerCount(Tickers::BLOOM_FILTER_USEFUL),
+        statistics_->getTickerCount(Tickers::BLOOM_FILTER_FULL_POSITIVE),
+        statistics_->getTickerCount(Tickers::BLOOM_FILTER_FULL_TRUE_POSITIVE),
+        statistics_->getTickerCount(Tickers::BLOCK_CACHE_DATA_MISS));
   }
 
   // Filter bytes of the live tables (table properties) and what the table
   // readers hold in all (index and filter blocks, the property RocksDB
-  // offers for it).
+  // offers for it). Per live key when this run wrote the database, else
+  // per --num key, as db_bench.
   void ReportMemory(const char* after) {
     std::printf("--- memory after %s ---\n", after);
-    const double keys = static_cast<double>(std::max<uint64_t>(live_keys_, 1));
+    const double keys =
+        live_keys_known_
+            ? static_cast<double>(std::max<uint64_t>(live_keys_, 1))
+            : static_cast<double>(std::max<int64_t>(FLAGS.num, 1));
+    const char* per = live_keys_known_ ? "live key" : "--num key";
     rocksdb::TablePropertiesCollection tables;
     rocksdb::Status s = db_->GetPropertiesOfAllTables(&tables);
     if (s.ok()) {
@@ -515,11 +748,12 @@ class ReadPathBench {
         index += entry.second->index_size;
         entries += entry.second->num_entries;
       }
-      std::printf("live keys: %" PRIu64 "\n", live_keys_);
+      if (live_keys_known_) std::printf("live keys: %" PRIu64 "\n", live_keys_);
       std::printf("filter blocks in %zu live table files: %" PRIu64
-                  " bytes = %.2f bits per live key; index blocks: %" PRIu64
+                  " bytes = %.2f bits per %s; index blocks: %" PRIu64
                   " bytes; entries in tables: %" PRIu64 "\n",
-                  tables.size(), filter, filter * 8 / keys, index, entries);
+                  tables.size(), filter, filter * 8 / keys, per, index,
+                  entries);
     } else {
       std::printf("filter blocks: n/a (%s)\n", s.ToString().c_str());
     }
@@ -527,8 +761,8 @@ class ReadPathBench {
     if (db_->GetIntProperty(rocksdb::DB::Properties::kEstimateTableReadersMem,
                             &readers)) {
       std::printf("rocksdb.estimate-table-readers-mem: %" PRIu64
-                  " bytes = %.2f bits per live key (index + filter)\n",
-                  readers, readers * 8 / keys);
+                  " bytes = %.2f bits per %s (index + filter)\n",
+                  readers, readers * 8 / keys, per);
     }
   }
 
@@ -541,7 +775,8 @@ class ReadPathBench {
 
   std::unique_ptr<rocksdb::DB> db_;
   std::shared_ptr<rocksdb::Statistics> statistics_;
-  uint64_t live_keys_;
+  uint64_t live_keys_ = 0;
+  bool live_keys_known_ = true;
 };
 
 }  // namespace
