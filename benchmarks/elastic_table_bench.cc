@@ -19,6 +19,7 @@
 #include "db/filename.h"
 #include "db/read_context.h"
 #include "db/table_cache.h"
+#include "elastic/mq_schedule.h"
 #include "leveldb/cache.h"
 #include "leveldb/elastic_filter.h"
 #include "leveldb/env.h"
@@ -27,12 +28,11 @@
 #include "leveldb/options.h"
 #include "leveldb/table_builder.h"
 #include "table/block.h"
-#include "table/filter_group.h"
+#include "table/elastic/filter_group.h"
 #include "table/format.h"
 #include "util/epoch.h"
 #include "util/hash64.h"
 #include "util/io_stats.h"
-#include "util/mq_schedule.h"
 
 namespace leveldb {
 namespace {

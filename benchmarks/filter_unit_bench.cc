@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "table/filter_unit.h"
+#include "table/elastic/filter_unit.h"
 #include "util/coding.h"
 #include "util/hash64.h"
 

@@ -21,6 +21,8 @@
 #include "db/table_cache.h"
 #include "db/version_set.h"
 #include "db/write_batch_internal.h"
+#include "elastic/hotness_inheritance.h"
+#include "elastic/mq_schedule.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
 #include "leveldb/elastic_filter.h"
@@ -31,13 +33,11 @@
 #include "leveldb/table_builder.h"
 #include "leveldb/write_batch.h"
 #include "port/port.h"
+#include "table/elastic/elastic_filter_policy.h"
 #include "table/merger.h"
 #include "table/table_builder_access.h"
-#include "util/elastic_filter_policy.h"
 #include "util/hash64.h"
-#include "util/hotness_inheritance.h"
 #include "util/logging.h"
-#include "util/mq_schedule.h"
 #include "util/mutexlock.h"
 
 namespace leveldb {

@@ -107,23 +107,6 @@ void InternalKeyComparator::FindShortSuccessor(std::string* key) const {
   }
 }
 
-const char* InternalFilterPolicy::Name() const { return user_policy_->Name(); }
-
-void InternalFilterPolicy::CreateFilter(const Slice* keys, int n,
-                                        std::string* dst) const {
-  // Copy instead of narrowing the caller's array in place: a caller may
-  // build several filters (e.g. ElasticBF units) from the same keys.
-  std::vector<Slice> user_keys;
-  user_keys.reserve(n > 0 ? static_cast<size_t>(n) : 0);
-  for (int i = 0; i < n; ++i) user_keys.push_back(UserPart(keys[i]));
-  user_policy_->CreateFilter(user_keys.data(), n, dst);
-}
-
-bool InternalFilterPolicy::KeyMayMatch(const Slice& key,
-                                       const Slice& filter) const {
-  return user_policy_->KeyMayMatch(UserPart(key), filter);
-}
-
 LookupKey::LookupKey(const Slice& user_key, SequenceNumber sequence) {
   const size_t user_size = user_key.size();
   const size_t internal_size = user_size + kTrailerSize;

@@ -11,6 +11,7 @@
 #include "leveldb/comparator.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/slice.h"
+#include "table/internal_filter_policy.h"
 #include "util/coding.h"
 
 namespace leveldb {
@@ -89,20 +90,8 @@ class InternalKeyComparator : public Comparator {
   const Comparator* user_;
 };
 
-// Adapts a user FilterPolicy to internal keys by stripping the trailer, so
-// the stored filters hold user keys (as the on-disk format requires).
-class InternalFilterPolicy : public FilterPolicy {
- public:
-  explicit InternalFilterPolicy(const FilterPolicy* p) : user_policy_(p) {}
-  const char* Name() const override;
-  void CreateFilter(const Slice* keys, int n, std::string* dst) const override;
-  bool KeyMayMatch(const Slice& key, const Slice& filter) const override;
-
-  const FilterPolicy* user_policy() const { return user_policy_; }
-
- private:
-  const FilterPolicy* const user_policy_;
-};
+// InternalFilterPolicy (table/internal_filter_policy.h) adapts a user
+// FilterPolicy to internal keys.
 
 // An owned, encoded internal key.
 class InternalKey {

@@ -6,7 +6,7 @@
 #include <string>
 #include <system_error>
 
-#include "util/elastic_filter_policy.h"
+#include "table/elastic/elastic_filter_policy.h"
 
 namespace leveldb {
 

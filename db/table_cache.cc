@@ -2,15 +2,15 @@
 
 #include "db/filename.h"
 #include "db/read_context.h"
+#include "elastic/hotness_inheritance.h"
+#include "elastic/mq_schedule.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
+#include "table/elastic/elastic_filter_policy.h"
 #include "table/table_state.h"
 #include "util/coding.h"
-#include "util/elastic_filter_policy.h"
 #include "util/hash64.h"
-#include "util/hotness_inheritance.h"
 #include "util/io_stats.h"
-#include "util/mq_schedule.h"
 #include "util/mutexlock.h"
 
 namespace leveldb {

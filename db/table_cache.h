@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "elastic/mq_schedule.h"
 #include "leveldb/cache.h"
 #include "leveldb/options.h"
 #include "leveldb/slice.h"
@@ -14,7 +15,6 @@
 #include "leveldb/table.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
-#include "util/mq_schedule.h"
 
 namespace leveldb {
 

@@ -1,8 +1,8 @@
 #include "db/version_edit.h"
 
+#include "elastic/multi_queue.h"
 #include "util/coding.h"
 #include "util/logging.h"
-#include "util/multi_queue.h"
 
 namespace leveldb {
 

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "db/dbformat.h"
+#include "elastic/hotness_inheritance.h"
 #include "leveldb/slice.h"
 #include "leveldb/status.h"
-#include "util/hotness_inheritance.h"
 
 namespace leveldb {
 

@@ -13,15 +13,15 @@
 #include "db/log_writer.h"
 #include "db/read_context.h"
 #include "db/table_cache.h"
+#include "elastic/mq_schedule.h"
 #include "leveldb/env.h"
 #include "leveldb/table.h"
+#include "table/elastic/elastic_filter_policy.h"
 #include "table/merger.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
-#include "util/elastic_filter_policy.h"
 #include "util/io_stats.h"
 #include "util/logging.h"
-#include "util/mq_schedule.h"
 
 namespace leveldb {
 

@@ -8,20 +8,20 @@
 #include <string>
 #include <utility>
 
-#include "db/dbformat.h"
 #include "leveldb/cache.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/options.h"
 #include "table/block.h"
+#include "table/elastic/elastic_filter_policy.h"
+#include "table/elastic/filter_group.h"
 #include "table/filter_block.h"
-#include "table/filter_group.h"
 #include "table/format.h"
+#include "table/internal_filter_policy.h"
 #include "table/table_state.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
-#include "util/elastic_filter_policy.h"
 #include "util/no_destructor.h"
 
 namespace leveldb {

@@ -8,13 +8,13 @@
 #include "leveldb/options.h"
 #include "port/port.h"
 #include "table/block_builder.h"
+#include "table/elastic/elastic_filter_policy.h"
+#include "table/elastic/filter_group.h"
 #include "table/filter_block.h"
-#include "table/filter_group.h"
 #include "table/format.h"
 #include "table/table_builder_access.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
-#include "util/elastic_filter_policy.h"
 
 namespace leveldb {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "leveldb/table_builder.h"
-#include "util/hotness_inheritance.h"
+#include "table/elastic/segment_key_range.h"
 
 namespace leveldb {
 

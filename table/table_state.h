@@ -13,7 +13,7 @@
 #include "leveldb/options.h"
 #include "leveldb/status.h"
 #include "leveldb/table.h"
-#include "table/filter_group.h"
+#include "table/elastic/filter_group.h"
 #include "table/format.h"
 
 namespace leveldb {

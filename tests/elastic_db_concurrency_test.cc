@@ -19,6 +19,7 @@
 #include "db/db_impl.h"
 #include "db/dbformat.h"
 #include "db/filename.h"
+#include "elastic/mq_schedule.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/elastic_filter.h"
@@ -26,7 +27,6 @@
 #include "leveldb/io_stats.h"
 #include "leveldb/write_batch.h"
 #include "tests/test_util.h"
-#include "util/mq_schedule.h"
 #include "util/random.h"
 
 namespace leveldb {

@@ -21,6 +21,8 @@
 #include "db/filename.h"
 #include "db/log_reader.h"
 #include "db/version_edit.h"
+#include "elastic/mq_schedule.h"
+#include "elastic/multi_queue.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/elastic_filter.h"
@@ -31,12 +33,10 @@
 #include "leveldb/write_batch.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
-#include "table/filter_group.h"
+#include "table/elastic/filter_group.h"
 #include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/test_util.h"
-#include "util/mq_schedule.h"
-#include "util/multi_queue.h"
 #include "util/mutexlock.h"
 
 namespace leveldb {

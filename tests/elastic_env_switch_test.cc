@@ -23,10 +23,10 @@
 #include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/write_batch.h"
+#include "table/elastic/elastic_filter_policy.h"
 #include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/test_util.h"
-#include "util/elastic_filter_policy.h"
 
 namespace leveldb {
 namespace {

@@ -1,6 +1,6 @@
 // ElasticFilterOptions validation, the policy's accessors and segment rule,
 // its standard-policy fallback, and AsElasticPolicy.
-#include "util/elastic_filter_policy.h"
+#include "table/elastic/elastic_filter_policy.h"
 
 #include <cmath>
 #include <initializer_list>

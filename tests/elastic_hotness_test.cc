@@ -16,6 +16,8 @@
 #include "db/filename.h"
 #include "db/log_reader.h"
 #include "db/version_edit.h"
+#include "elastic/hotness_inheritance.h"
+#include "elastic/mq_schedule.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/elastic_filter.h"
@@ -27,8 +29,6 @@
 #include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/test_util.h"
-#include "util/hotness_inheritance.h"
-#include "util/mq_schedule.h"
 #include "util/mutexlock.h"
 
 namespace leveldb {

@@ -10,6 +10,7 @@
 #include "db/filename.h"
 #include "db/read_context.h"
 #include "db/table_cache.h"
+#include "elastic/mq_schedule.h"
 #include "gtest/gtest.h"
 #include "leveldb/comparator.h"
 #include "leveldb/elastic_filter.h"
@@ -21,13 +22,12 @@
 #include "leveldb/table.h"
 #include "table/block.h"
 #include "table/block_builder.h"
-#include "table/filter_group.h"
+#include "table/elastic/filter_group.h"
 #include "table/format.h"
 #include "tests/elastic_test_helpers.h"
 #include "util/epoch.h"
 #include "util/hash64.h"
 #include "util/io_stats.h"
-#include "util/mq_schedule.h"
 
 namespace leveldb {
 namespace {

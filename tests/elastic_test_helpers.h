@@ -22,7 +22,7 @@
 #include "leveldb/options.h"
 #include "leveldb/table_builder.h"
 #include "table/block.h"
-#include "table/filter_group.h"
+#include "table/elastic/filter_group.h"
 #include "table/format.h"
 #include "tests/table_test_helpers.h"
 #include "util/coding.h"

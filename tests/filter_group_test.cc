@@ -1,6 +1,6 @@
 // Filter groups in table files: segmenting, unit layout, the elastic index,
 // and what happens when any of it is damaged.
-#include "table/filter_group.h"
+#include "table/elastic/filter_group.h"
 
 #include <cstring>
 #include <memory>
@@ -11,6 +11,7 @@
 #include "db/filename.h"
 #include "db/read_context.h"
 #include "db/table_cache.h"
+#include "elastic/mq_schedule.h"
 #include "gtest/gtest.h"
 #include "leveldb/elastic_filter.h"
 #include "leveldb/env.h"
@@ -18,14 +19,13 @@
 #include "leveldb/helpers/memenv.h"
 #include "leveldb/options.h"
 #include "table/block.h"
-#include "table/filter_unit.h"
+#include "table/elastic/elastic_filter_policy.h"
+#include "table/elastic/filter_unit.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/test_util.h"
-#include "util/elastic_filter_policy.h"
 #include "util/epoch.h"
 #include "util/hash64.h"
 #include "util/io_stats.h"
-#include "util/mq_schedule.h"
 #include "util/random.h"
 
 namespace leveldb {

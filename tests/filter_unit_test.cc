@@ -1,7 +1,7 @@
 // Filter units: encoding, no false negatives, robustness against malformed
 // units, and separability (k units of b bits per key reject absent keys as
 // well as theory says and as one filter of k*b bits per key).
-#include "table/filter_unit.h"
+#include "table/elastic/filter_unit.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // The arithmetic of hotness inheritance on hand-built overlaps, and a
 // randomized comparison with a brute-force reference.
-#include "util/hotness_inheritance.h"
+#include "elastic/hotness_inheritance.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // MQSchedule over an in-memory set of elastic tables: access records drive
 // unit loads and evictions under a budget.
-#include "util/mq_schedule.h"
+#include "elastic/mq_schedule.h"
 
 #include <algorithm>
 #include <atomic>
@@ -14,7 +14,7 @@
 #include "leveldb/elastic_filter.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/options.h"
-#include "table/filter_group.h"
+#include "table/elastic/filter_group.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/io_stats.h"

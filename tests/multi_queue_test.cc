@@ -1,5 +1,5 @@
 // The MultiQueue's decisions, driven by a fake logical clock.
-#include "util/multi_queue.h"
+#include "elastic/multi_queue.h"
 
 #include <cmath>
 #include <cstdint>

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "db/db_impl.h"
+#include "elastic/mq_schedule.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
 #include "leveldb/elastic_filter.h"
@@ -20,7 +21,6 @@
 #include "leveldb/io_stats.h"
 #include "leveldb/write_batch.h"
 #include "tests/test_util.h"
-#include "util/mq_schedule.h"
 
 namespace leveldb {
 namespace {

@@ -1,7 +1,7 @@
 // SegmentLocator: key -> segment without the index must agree with the
 // index seek for every key, keep each segment's last index key, and refuse
 // (rather than guess) on an index it cannot decode.
-#include "table/segment_locator.h"
+#include "table/elastic/segment_locator.h"
 
 #include <memory>
 #include <string>
@@ -13,7 +13,7 @@
 #include "leveldb/options.h"
 #include "table/block.h"
 #include "table/block_builder.h"
-#include "table/filter_group.h"
+#include "table/elastic/filter_group.h"
 #include "table/format.h"
 #include "tests/elastic_test_helpers.h"
 

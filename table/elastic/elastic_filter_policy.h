@@ -1,8 +1,8 @@
 // The ElasticBF filter policy: carries ElasticFilterOptions from the user to
 // the table layer, which builds and probes filter groups itself (see
-// table/filter_unit.h) instead of calling CreateFilter/KeyMayMatch.
-#ifndef STORAGE_LEVELDB_UTIL_ELASTIC_FILTER_POLICY_H_
-#define STORAGE_LEVELDB_UTIL_ELASTIC_FILTER_POLICY_H_
+// table/elastic/filter_unit.h) instead of calling CreateFilter/KeyMayMatch.
+#ifndef STORAGE_LEVELDB_TABLE_ELASTIC_ELASTIC_FILTER_POLICY_H_
+#define STORAGE_LEVELDB_TABLE_ELASTIC_ELASTIC_FILTER_POLICY_H_
 
 #include <cstdint>
 #include <string>
@@ -64,4 +64,4 @@ const ElasticFilterPolicy* AsElasticPolicy(const FilterPolicy* policy,
 
 }  // namespace leveldb
 
-#endif  // STORAGE_LEVELDB_UTIL_ELASTIC_FILTER_POLICY_H_
+#endif  // STORAGE_LEVELDB_TABLE_ELASTIC_ELASTIC_FILTER_POLICY_H_

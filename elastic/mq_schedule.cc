@@ -1,4 +1,4 @@
-#include "util/mq_schedule.h"
+#include "elastic/mq_schedule.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -7,8 +7,8 @@
 
 #include "leveldb/env.h"
 #include "leveldb/slice.h"
-#include "table/filter_group.h"
-#include "table/filter_unit.h"
+#include "table/elastic/filter_group.h"
+#include "table/elastic/filter_unit.h"
 #include "util/io_stats.h"
 #include "util/mutexlock.h"
 

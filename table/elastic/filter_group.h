@@ -3,10 +3,10 @@
 //
 // A table written with an ElasticFilterPolicy is cut into segments (runs of
 // consecutive data blocks). Each segment has a filter group of
-// units_per_segment filter units (table/filter_unit.h), stored as raw meta
-// blocks with the normal 5-byte trailer (type 0, masked CRC32C), unit-major:
-// unit 0 of every segment, then unit 1 of every segment, and so on. Loading
-// unit 0 of all segments is therefore one sequential read (the "unit-0
+// units_per_segment filter units (table/elastic/filter_unit.h), stored as raw
+// meta blocks with the normal 5-byte trailer (type 0, masked CRC32C),
+// unit-major: unit 0 of every segment, then unit 1 of every segment, and so on.
+// Loading unit 0 of all segments is therefore one sequential read (the "unit-0
 // region").
 //
 // The elastic index block (metaindex key "elasticbf.index", also a raw block
@@ -25,8 +25,8 @@
 // offset is <= x; segment 0 starts at offset 0.
 //
 // A table without keys has no segments and carries no elastic index at all.
-#ifndef STORAGE_LEVELDB_TABLE_FILTER_GROUP_H_
-#define STORAGE_LEVELDB_TABLE_FILTER_GROUP_H_
+#ifndef STORAGE_LEVELDB_TABLE_ELASTIC_FILTER_GROUP_H_
+#define STORAGE_LEVELDB_TABLE_ELASTIC_FILTER_GROUP_H_
 
 #include <algorithm>
 #include <atomic>
@@ -41,11 +41,11 @@
 #include "leveldb/status.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
-#include "table/filter_unit.h"
+#include "table/elastic/filter_unit.h"
+#include "table/elastic/segment_key_range.h"
+#include "table/elastic/segment_locator.h"
 #include "table/format.h"
-#include "table/segment_locator.h"
 #include "util/hash64.h"
-#include "util/hotness_inheritance.h"
 #include "util/thread_pool.h"
 
 namespace leveldb {
@@ -347,4 +347,4 @@ class TableFilterGroups {
 
 }  // namespace leveldb
 
-#endif  // STORAGE_LEVELDB_TABLE_FILTER_GROUP_H_
+#endif  // STORAGE_LEVELDB_TABLE_ELASTIC_FILTER_GROUP_H_

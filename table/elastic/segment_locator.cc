@@ -1,10 +1,10 @@
-#include "table/segment_locator.h"
+#include "table/elastic/segment_locator.h"
 
 #include <limits>
 
 #include "leveldb/comparator.h"
 #include "table/block.h"
-#include "table/filter_group.h"
+#include "table/elastic/filter_group.h"
 #include "table/format.h"
 
 namespace leveldb {

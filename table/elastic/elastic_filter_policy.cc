@@ -1,4 +1,4 @@
-#include "util/elastic_filter_policy.h"
+#include "table/elastic/elastic_filter_policy.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "db/dbformat.h"
 #include "leveldb/slice.h"
-#include "table/filter_unit.h"
+#include "table/elastic/filter_unit.h"
+#include "table/internal_filter_policy.h"
 #include "util/hash64.h"
 
 namespace leveldb {

@@ -9,8 +9,8 @@
 // per segment, a few KiB per table), copied from the index, so its answer
 // is exactly the one the index seek would give.
 
-#ifndef STORAGE_LEVELDB_TABLE_SEGMENT_LOCATOR_H_
-#define STORAGE_LEVELDB_TABLE_SEGMENT_LOCATOR_H_
+#ifndef STORAGE_LEVELDB_TABLE_ELASTIC_SEGMENT_LOCATOR_H_
+#define STORAGE_LEVELDB_TABLE_ELASTIC_SEGMENT_LOCATOR_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -70,4 +70,4 @@ class SegmentLocator {
 
 }  // namespace leveldb
 
-#endif  // STORAGE_LEVELDB_TABLE_SEGMENT_LOCATOR_H_
+#endif  // STORAGE_LEVELDB_TABLE_ELASTIC_SEGMENT_LOCATOR_H_

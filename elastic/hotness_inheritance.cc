@@ -1,4 +1,4 @@
-#include "util/hotness_inheritance.h"
+#include "elastic/hotness_inheritance.h"
 
 #include <algorithm>
 #include <cmath>

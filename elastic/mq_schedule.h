@@ -30,8 +30,8 @@
 // only while its reservation holds. A unit is charged
 // FilterUnitMemoryBytes(unit size): the 64-bit words it occupies once
 // loaded.
-#ifndef STORAGE_LEVELDB_UTIL_MQ_SCHEDULE_H_
-#define STORAGE_LEVELDB_UTIL_MQ_SCHEDULE_H_
+#ifndef STORAGE_LEVELDB_ELASTIC_MQ_SCHEDULE_H_
+#define STORAGE_LEVELDB_ELASTIC_MQ_SCHEDULE_H_
 
 #include <atomic>
 #include <cstddef>
@@ -45,13 +45,13 @@
 #include <utility>
 #include <vector>
 
+#include "elastic/hotness_inheritance.h"
+#include "elastic/multi_queue.h"
 #include "leveldb/elastic_filter.h"
 #include "leveldb/status.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
 #include "util/epoch.h"
-#include "util/hotness_inheritance.h"
-#include "util/multi_queue.h"
 
 namespace leveldb {
 
@@ -452,4 +452,4 @@ class MQSchedule {
 
 }  // namespace leveldb
 
-#endif  // STORAGE_LEVELDB_UTIL_MQ_SCHEDULE_H_
+#endif  // STORAGE_LEVELDB_ELASTIC_MQ_SCHEDULE_H_

@@ -31,8 +31,8 @@
 //                                             h2 = (high 32 bits of h) | 1.
 // Bit j of the array is bit (j % 64) of word j / 64, i.e. bit (j % 8) of
 // byte j / 8.
-#ifndef STORAGE_LEVELDB_TABLE_FILTER_UNIT_H_
-#define STORAGE_LEVELDB_TABLE_FILTER_UNIT_H_
+#ifndef STORAGE_LEVELDB_TABLE_ELASTIC_FILTER_UNIT_H_
+#define STORAGE_LEVELDB_TABLE_ELASTIC_FILTER_UNIT_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -157,4 +157,4 @@ inline bool FilterUnitViewMayMatch(const FilterUnitView& view,
 
 }  // namespace leveldb
 
-#endif  // STORAGE_LEVELDB_TABLE_FILTER_UNIT_H_
+#endif  // STORAGE_LEVELDB_TABLE_ELASTIC_FILTER_UNIT_H_

@@ -28,15 +28,16 @@
 // Inputs of unknown hotness (tables without filter groups) are left out.
 // An output segment that overlaps no known input segment gets zero hotness
 // and no unit target (it starts like a flushed table, with initial_units).
-#ifndef STORAGE_LEVELDB_UTIL_HOTNESS_INHERITANCE_H_
-#define STORAGE_LEVELDB_UTIL_HOTNESS_INHERITANCE_H_
+#ifndef STORAGE_LEVELDB_ELASTIC_HOTNESS_INHERITANCE_H_
+#define STORAGE_LEVELDB_ELASTIC_HOTNESS_INHERITANCE_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "elastic/multi_queue.h"
 #include "leveldb/slice.h"
-#include "util/multi_queue.h"
+#include "table/elastic/segment_key_range.h"
 
 namespace leveldb {
 
@@ -61,12 +62,6 @@ struct InheritedHotness {
   bool operator!=(const InheritedHotness& other) const {
     return !(*this == other);
   }
-};
-
-// The user-key range [first, last] (both inclusive) of one segment.
-struct SegmentKeyRange {
-  std::string first;
-  std::string last;
 };
 
 // One input segment: its user-key range (a superset of its keys is fine)
@@ -95,4 +90,4 @@ InheritedHotness InheritSegmentHotness(
 
 }  // namespace leveldb
 
-#endif  // STORAGE_LEVELDB_UTIL_HOTNESS_INHERITANCE_H_
+#endif  // STORAGE_LEVELDB_ELASTIC_HOTNESS_INHERITANCE_H_

@@ -21,8 +21,8 @@
 //
 // Complexity: RecordAccess is O(1); PlanAccess is O(n + victims scanned)
 // because each queue's scan stops at its first unexpired segment.
-#ifndef STORAGE_LEVELDB_UTIL_MULTI_QUEUE_H_
-#define STORAGE_LEVELDB_UTIL_MULTI_QUEUE_H_
+#ifndef STORAGE_LEVELDB_ELASTIC_MULTI_QUEUE_H_
+#define STORAGE_LEVELDB_ELASTIC_MULTI_QUEUE_H_
 
 #include <cstdint>
 #include <string>
@@ -274,4 +274,4 @@ class MultiQueue {
 
 }  // namespace leveldb
 
-#endif  // STORAGE_LEVELDB_UTIL_MULTI_QUEUE_H_
+#endif  // STORAGE_LEVELDB_ELASTIC_MULTI_QUEUE_H_

@@ -1,4 +1,4 @@
-#include "table/filter_unit.h"
+#include "table/elastic/filter_unit.h"
 
 #include <algorithm>
 #include <cmath>

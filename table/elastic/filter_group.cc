@@ -1,4 +1,4 @@
-#include "table/filter_group.h"
+#include "table/elastic/filter_group.h"
 
 #include <cstring>
 #include <new>
@@ -6,9 +6,9 @@
 
 #include "leveldb/env.h"
 #include "leveldb/options.h"
+#include "table/elastic/elastic_filter_policy.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
-#include "util/elastic_filter_policy.h"
 #include "util/epoch.h"
 #include "util/mutexlock.h"
 
@@ -153,7 +153,7 @@ Status ElasticIndex::Validate(uint64_t file_size) const {
       return IndexCorruption("segment starts past the end of the file");
     }
     if (seg.num_keys == 0) return IndexCorruption("empty segment");
-    // Either unit encoding (table/filter_unit.h): tables written before
+    // Either unit encoding (table/elastic/filter_unit.h): tables written before
     // unit sizes rounded down keep their filters.
     if (seg.unit_size > file_size ||
         !FilterUnitSizeMatches(seg.unit_size, seg.num_keys, bits_per_unit_)) {

@@ -1,4 +1,4 @@
-#include "util/multi_queue.h"
+#include "elastic/multi_queue.h"
 
 #include <algorithm>
 #include <cmath>
