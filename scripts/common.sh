@@ -7,9 +7,10 @@
 # ycsb_build_script_test. dpkg-dev and file build the Debian packages;
 # python3-plyvel, a binding built against Debian's LevelDB, runs on them
 # (package_deb) and on the fork's shared library (interop_plyvel_elastic).
+# librocksdb-dev: RocksDB 7.8 for the side-by-side benchmark and its tests.
 LEVELDB_PACKAGES=(cmake ninja-build g++ clang libclang-rt-dev libsnappy-dev
   libgtest-dev libgmock-dev libbenchmark-dev libleveldb-dev pkg-config
-  make dpkg-dev file python3-plyvel)
+  make dpkg-dev file python3-plyvel librocksdb-dev)
 
 # Installs whatever of LEVELDB_PACKAGES is missing; touches apt only then.
 # Any apt failure aborts the caller.
