@@ -45,6 +45,7 @@
 #include <utility>
 #include <vector>
 
+#include "elastic/access_ring.h"
 #include "elastic/hotness_inheritance.h"
 #include "elastic/multi_queue.h"
 #include "leveldb/elastic_filter.h"
@@ -283,36 +284,6 @@ class MQSchedule {
   struct Load {
     SegmentId id;
     int unit;
-  };
-
-  // One access: segment id with the absent bit in bit 63, and the logical
-  // time of the Get.
-  struct AccessRecord {
-    uint64_t tagged_id;
-    uint64_t time;
-  };
-
-  // Lock-free bounded multi-producer, single-consumer ring of access
-  // records.
-  class AccessRing {
-   public:
-    explicit AccessRing(size_t capacity);
-    // False (record dropped) when full.
-    bool Push(const AccessRecord& record);
-    // Consumer only (serialized by the caller).
-    bool Pop(AccessRecord* record);
-    size_t ApproximateSize() const;
-    size_t capacity() const { return mask_ + 1; }
-
-   private:
-    struct Slot {
-      std::atomic<uint64_t> sequence;
-      AccessRecord record;
-    };
-    const size_t mask_;
-    std::unique_ptr<Slot[]> slots_;
-    alignas(64) std::atomic<uint64_t> tail_{0};  // producers
-    alignas(64) std::atomic<uint64_t> head_{0};  // consumer
   };
 
   static constexpr uint64_t kAbsentBit = uint64_t{1} << 63;
