@@ -211,8 +211,15 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
   Status s = FindTable(file_number, file_size, &handle);
   if (!s.ok()) return s;
   const Table* table = static_cast<OpenTable*>(cache_->Value(handle))->table;
+  // The filter layer located the key: only its segment's index entries
+  // need searching.
+  IndexHint hint;
+  const bool hinted =
+      screening.verdict == Screening::kMayMatch && screening.entries.known;
+  if (hinted) hint = IndexHint{screening.entries.first, screening.entries.last};
   TableProbe probe;
-  s = ProbeTable(*table->rep_, options, k, arg, handle_result, &probe);
+  s = ProbeTable(*table->rep_, options, k, hinted ? &hint : nullptr, arg,
+                 handle_result, &probe);
   cache_->Release(handle);
 
   ctx->consulted_filter |= probe.filter_checked;

@@ -182,7 +182,7 @@ MQSchedule::Screening MQSchedule::Screen(uint64_t file_number, const Slice& key,
     return result;
   }
   uint32_t segment;
-  if (!groups->locator().Find(key, &segment)) {
+  if (!groups->locator().Find(key, &segment, &result.entries)) {
     result.verdict = Screening::kPastEnd;
     return result;
   }

@@ -52,6 +52,7 @@
 #include "leveldb/status.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
+#include "table/elastic/segment_locator.h"
 #include "util/epoch.h"
 
 namespace leveldb {
@@ -120,6 +121,8 @@ class MQSchedule {
     Verdict verdict = kUnknown;
     SegmentId segment = 0;   // kRuledOut and kMayMatch
     bool consulted = false;  // kMayMatch: at least one unit was checked
+    // kMayMatch: the table's index entries the key can be found in.
+    SegmentLocator::EntryRange entries;
   };
 
   explicit MQSchedule(const MQScheduleOptions& options);

@@ -1,5 +1,6 @@
 #include "table/block.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "leveldb/comparator.h"
@@ -186,14 +187,19 @@ void BlockIterator::Prev() {
 }
 
 void BlockIterator::Seek(const Slice& target) {
+  SeekInRestarts(target, 0, num_restarts_ == 0 ? 0 : num_restarts_ - 1);
+}
+
+void BlockIterator::SeekInRestarts(const Slice& target, uint32_t first,
+                                   uint32_t last) {
   if (num_restarts_ == 0) {
     MarkInvalid();
     return;
   }
   // Binary search for the last restart point whose key is < target; the
   // first entry >= target is in that run or starts the following one.
-  uint32_t lo = 0;
-  uint32_t hi = num_restarts_ - 1;
+  uint32_t hi = std::min(last, num_restarts_ - 1);
+  uint32_t lo = std::min(first, hi);
   while (lo < hi) {
     const uint32_t mid = lo + (hi - lo + 1) / 2;
     Slice mid_key;

@@ -34,6 +34,9 @@ class Block {
   // Heap-allocated iterator; the block must outlive it.
   Iterator* NewIterator(const Comparator* comparator) const;
 
+  // Restart points of the block (every entry of an index block is one).
+  uint32_t num_restarts() const { return num_restarts_; }
+
  private:
   friend class BlockIterator;
 
@@ -59,6 +62,10 @@ class BlockIterator final : public Iterator {
   void Next() override;
   void Prev() override;
   void Seek(const Slice& target) override;
+  // Seek, for a caller who knows that the first entry >= target starts
+  // restart run `first` or comes after it, and comes no later than run
+  // `last`: the binary search covers those runs only.
+  void SeekInRestarts(const Slice& target, uint32_t first, uint32_t last);
   void SeekToFirst() override;
   void SeekToLast() override;
 

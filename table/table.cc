@@ -393,17 +393,21 @@ Status Table::InternalGet(const ReadOptions& options, const Slice& key,
                           void (*handle_result)(void*, const Slice&,
                                                 const Slice&)) {
   TableProbe probe;
-  return ProbeTable(*rep_, options, key, arg, handle_result, &probe);
+  return ProbeTable(*rep_, options, key, nullptr, arg, handle_result, &probe);
 }
 
 Status ProbeTable(const TableState& table, const ReadOptions& options,
-                  const Slice& key, void* arg,
+                  const Slice& key, const IndexHint* hint, void* arg,
                   void (*handle_result)(void*, const Slice&, const Slice&),
                   TableProbe* probe) {
   // Both iterators live on the stack: a lookup allocates only what reading
   // the data block itself needs.
   BlockIterator index_iter(table.options.comparator, table.index_block);
-  index_iter.Seek(key);
+  if (hint != nullptr) {
+    index_iter.SeekInRestarts(key, hint->first, hint->last);
+  } else {
+    index_iter.Seek(key);
+  }
   if (!index_iter.Valid()) return index_iter.status();
 
   const Slice handle_value = index_iter.value();

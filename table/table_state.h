@@ -60,11 +60,19 @@ struct TableProbe {
   bool block_from_cache = false;  // ... from the block cache
 };
 
+// Index entries (restart runs) [first, last] known to hold the first
+// index entry at or after a key, when the DB's filter layer located it.
+struct IndexHint {
+  uint32_t first;
+  uint32_t last;
+};
+
 // Looks up `key` in the table: its own filter, if it has one, then the
-// index, then the data block, whose first entry at or after `key` goes to
-// handle_result(arg, entry_key, entry_value). *probe says what it took.
+// index (within `hint`'s entries when not null), then the data block,
+// whose first entry at or after `key` goes to handle_result(arg,
+// entry_key, entry_value). *probe says what it took.
 Status ProbeTable(const TableState& table, const ReadOptions& options,
-                  const Slice& key, void* arg,
+                  const Slice& key, const IndexHint* hint, void* arg,
                   void (*handle_result)(void*, const Slice&, const Slice&),
                   TableProbe* probe);
 

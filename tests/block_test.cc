@@ -1,5 +1,6 @@
 #include "table/block.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -219,6 +220,40 @@ TEST(BlockTest, ResetStartsOver) {
   EXPECT_EQ("new", it->value().ToString());
   it->Next();
   EXPECT_FALSE(it->Valid());
+}
+
+TEST(BlockTest, SeekInRestartsAgreesWithSeekWhenTheRangeHoldsTheAnswer) {
+  // One entry per restart run, as in index blocks.
+  KVVector kvs;
+  for (int i = 0; i < 200; ++i) {
+    char key[16];
+    std::snprintf(key, sizeof(key), "k%05d", 2 * i);
+    kvs.emplace_back(key, "v");
+  }
+  const std::string bytes = BuildBlock(kvs, 1);
+  BlockContents contents;
+  contents.data = bytes;
+  Block block(contents);
+  ASSERT_EQ(200u, block.num_restarts());
+  for (int probe = -1; probe < 400; ++probe) {
+    char target[16];
+    std::snprintf(target, sizeof(target), "k%05d", probe < 0 ? 0 : probe);
+    BlockIterator full(BytewiseComparator(), &block);
+    full.Seek(target);
+    if (!full.Valid()) continue;
+    // The answer's position, and ranges around it of every width.
+    const uint32_t at = static_cast<uint32_t>((std::max(probe, 0) + 1) / 2);
+    ASSERT_EQ(kvs[at].first, full.key().ToString());
+    for (uint32_t first : {0u, at / 2, at}) {
+      for (uint32_t last : {at, at + 3, 199u, 1000u}) {
+        BlockIterator bounded(BytewiseComparator(), &block);
+        bounded.SeekInRestarts(target, first, last);
+        ASSERT_TRUE(bounded.Valid());
+        EXPECT_EQ(full.key().ToString(), bounded.key().ToString())
+            << target << " in [" << first << ", " << last << "]";
+      }
+    }
+  }
 }
 
 TEST(BlockTest, OwnedContentsAreFreed) {

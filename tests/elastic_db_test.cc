@@ -1049,15 +1049,17 @@ TEST_F(ElasticCheckpointTest, FailedBackgroundCheckpointIsRetriedLater) {
   ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
   dbfull()->TEST_SetHotnessCheckpointInterval(500);
   fault_env_.Arm();
-  // 1000 Gets: the background thread tries a checkpoint, which fails.
-  Probe(0, 1000);
+  // 700 Gets: the background thread tries a checkpoint (due at 500), which
+  // fails; the retry is due a whole interval after the failure, later than
+  // these Gets go.
+  Probe(0, 700);
   dbfull()->TEST_WaitForBackgroundWork();
   ASSERT_EQ(1, fault_env_.failures());
   EXPECT_EQ(0u, dbfull()->TEST_HotnessCheckpoints());
   ASSERT_TRUE(Put("after-the-failure", "yes").ok());
 
   // Later Gets: the next checkpoint is written (to a new MANIFEST).
-  Probe(1000, 3000);
+  Probe(700, 3000);
   dbfull()->TEST_WaitForBackgroundWork();
   EXPECT_GE(dbfull()->TEST_HotnessCheckpoints(), 1u);
   EXPECT_GT(ReadWholeManifest(dbname_ + "/" + CurrentManifest(dbname_)), 0);

@@ -100,6 +100,34 @@ TEST_F(SegmentLocatorTest, AgreesWithTheIndexForEveryKey) {
   EXPECT_LT(locator.ApproximateMemoryUsage(), index_.num_segments() * 64);
 }
 
+TEST_F(SegmentLocatorTest, EntryRangesBoundTheIndexSeek) {
+  BuildTable(20000, 8 * 1024);
+  SegmentLocator locator;
+  ASSERT_TRUE(
+      locator.Build(BytewiseComparator(), index_block_.get(), index_).ok());
+  ASSERT_GT(index_block_->num_restarts(), index_.num_segments());
+  uint64_t narrowed = 0;
+  for (int i = 0; i < 20000; ++i) {
+    for (const std::string& key : {test::PresentKey(i), test::AbsentKey(i)}) {
+      uint32_t segment;
+      SegmentLocator::EntryRange range;
+      ASSERT_TRUE(locator.Find(key, &segment, &range)) << key;
+      ASSERT_TRUE(range.known);
+      ASSERT_LE(range.first, range.last);
+      // A seek within the range lands where a full seek does.
+      BlockIterator full(BytewiseComparator(), index_block_.get());
+      full.Seek(key);
+      BlockIterator bounded(BytewiseComparator(), index_block_.get());
+      bounded.SeekInRestarts(key, range.first, range.last);
+      ASSERT_TRUE(full.Valid());
+      ASSERT_TRUE(bounded.Valid()) << key;
+      ASSERT_EQ(full.key().ToString(), bounded.key().ToString()) << key;
+      narrowed += index_block_->num_restarts() - (range.last - range.first + 1);
+    }
+  }
+  EXPECT_GT(narrowed, 0u);
+}
+
 TEST_F(SegmentLocatorTest, LastKeysAreEachSegmentsLastIndexKey) {
   BuildTable(5000, 4 * 1024);
   SegmentLocator locator;

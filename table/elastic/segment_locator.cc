@@ -17,8 +17,10 @@ Status SegmentLocator::Build(const Comparator* cmp, Block* index_block,
   keys_.clear();
   ends_.clear();
   segments_.clear();
+  first_entries_.clear();
+  uint32_t entry = 0;
   BlockIterator iter(cmp, index_block);
-  for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
+  for (iter.SeekToFirst(); iter.Valid(); iter.Next(), ++entry) {
     Slice input = iter.value();
     BlockHandle handle;
     if (!handle.DecodeFrom(&input).ok()) {
@@ -33,6 +35,7 @@ Status SegmentLocator::Build(const Comparator* cmp, Block* index_block,
     if (segments_.empty() || segments_.back() < segment) {
       segments_.push_back(segment);
       ends_.push_back(static_cast<uint32_t>(keys_.size()));
+      first_entries_.push_back(entry);
     } else if (segments_.back() > segment) {
       return Status::Corruption("table index blocks out of file order");
     }
@@ -48,11 +51,15 @@ Status SegmentLocator::Build(const Comparator* cmp, Block* index_block,
   keys_.shrink_to_fit();
   ends_.shrink_to_fit();
   segments_.shrink_to_fit();
+  first_entries_.shrink_to_fit();
+  num_entries_ = entry;
+  entries_are_runs_ = index_block->num_restarts() == entry;
   usable_ = true;
   return Status::OK();
 }
 
-bool SegmentLocator::Find(const Slice& key, uint32_t* segment) const {
+bool SegmentLocator::Find(const Slice& key, uint32_t* segment,
+                          EntryRange* range) const {
   // First entry whose key is >= key.
   size_t lo = 0;
   size_t hi = ends_.size();
@@ -66,6 +73,12 @@ bool SegmentLocator::Find(const Slice& key, uint32_t* segment) const {
   }
   if (lo == ends_.size()) return false;
   *segment = segments_[lo];
+  if (range != nullptr) {
+    range->known = entries_are_runs_;
+    range->first = first_entries_[lo];
+    range->last = lo + 1 < first_entries_.size() ? first_entries_[lo + 1] - 1
+                                                 : num_entries_ - 1;
+  }
   return true;
 }
 
@@ -81,7 +94,8 @@ size_t SegmentLocator::ApproximateMemoryUsage() const {
   // its inline capacity).
   if (!usable_) return 0;
   return keys_.capacity() + ends_.capacity() * sizeof(uint32_t) +
-         segments_.capacity() * sizeof(uint32_t);
+         segments_.capacity() * sizeof(uint32_t) +
+         first_entries_.capacity() * sizeof(uint32_t);
 }
 
 }  // namespace leveldb

@@ -41,10 +41,21 @@ class SegmentLocator {
   // True once Build succeeded.
   bool usable() const { return usable_; }
 
-  // Sets *segment to the segment of the first index entry >= key and
-  // returns true; returns false when key is past the table's last entry.
-  // Requires usable().
-  bool Find(const Slice& key, uint32_t* segment) const;
+  // The index entries (restart runs of the index block) a key located in a
+  // segment can only be found in: [first, last]. `known` is false when the
+  // index does not have one entry per restart run.
+  struct EntryRange {
+    bool known = false;
+    uint32_t first = 0;
+    uint32_t last = 0;
+  };
+
+  // Sets *segment to the segment of the first index entry >= key (and
+  // *range, if not null, to the entries of that segment) and returns true;
+  // returns false when key is past the table's last entry. Requires
+  // usable().
+  bool Find(const Slice& key, uint32_t* segment,
+            EntryRange* range = nullptr) const;
 
   // The last index key of every segment of the index (empty for a segment
   // without data blocks). Requires usable().
@@ -66,6 +77,11 @@ class SegmentLocator {
   std::string keys_;                // their last index keys, back to back
   std::vector<uint32_t> ends_;      // end of key i in keys_
   std::vector<uint32_t> segments_;  // segment number of key i
+  // Index entry of the first block of segment i, and the entry count;
+  // meaningful when entries_are_runs_ (one entry per restart run).
+  std::vector<uint32_t> first_entries_;
+  uint32_t num_entries_ = 0;
+  bool entries_are_runs_ = false;
 };
 
 }  // namespace leveldb
