@@ -379,39 +379,59 @@ void MQSchedule::ExecuteLoads(const std::vector<Load>& loads) {
   Status open_status;
   for (const Load& load : loads) {
     const uint64_t number = MultiQueue::FileNumberOf(load.id);
-    const uint32_t seg = MultiQueue::SegmentIndexOf(load.id);
     std::shared_ptr<TableFilterGroups> groups;
     {
       MutexLock l(&mu_);
       auto it = tables_.find(number);
-      if (it != tables_.end() && it->second.groups != nullptr &&
-          CheckLoadLocked(number, it->second.groups.get(), load.id,
-                          load.unit) == kDoLoad) {
-        groups = it->second.groups;
-        ++busy_[groups.get()];
-      } else {
+      if (it == tables_.end() || it->second.groups == nullptr) {
         EndLoadLocked(nullptr);
         continue;
       }
+      groups = it->second.groups;
     }
     if (file == nullptr || open_number != number) {
-      file.reset();
       open_number = number;
-      open_status = options_.open_table_file
-                        ? options_.open_table_file(number, &file)
-                        : Status::NotSupported("no way to open table files");
-      if (open_status.ok() && file == nullptr) {
-        open_status = Status::IOError("table file did not open");
-      }
+      open_status = OpenForLoads(number, &file);
     }
-    UnitBuffer buffer;
-    const Status s = open_status.ok()
-                         ? groups->ReadUnit(file.get(), seg, load.unit, &buffer)
-                         : open_status;
-    MutexLock l(&mu_);
-    FinishLoadLocked(number, groups.get(), load.id, load.unit, s, &buffer);
-    EndLoadLocked(groups.get());
+    LoadUnit(number, groups, file.get(), open_status, load,
+             /*count_busy=*/true);
   }
+}
+
+Status MQSchedule::OpenForLoads(uint64_t file_number,
+                                std::unique_ptr<RandomAccessFile>* file) {
+  file->reset();
+  if (!options_.open_table_file) {
+    return Status::NotSupported("no way to open table files");
+  }
+  Status s = options_.open_table_file(file_number, file);
+  if (s.ok() && *file == nullptr)
+    s = Status::IOError("table file did not open");
+  return s;
+}
+
+void MQSchedule::LoadUnit(uint64_t file_number,
+                          const std::shared_ptr<TableFilterGroups>& groups,
+                          RandomAccessFile* file, const Status& open_status,
+                          const Load& load, bool count_busy) {
+  {
+    MutexLock l(&mu_);
+    if (CheckLoadLocked(file_number, groups.get(), load.id, load.unit) !=
+        kDoLoad) {
+      EndLoadLocked(nullptr);
+      return;
+    }
+    if (count_busy) ++busy_[groups.get()];
+  }
+  UnitBuffer buffer;
+  const Status s =
+      open_status.ok()
+          ? groups->ReadUnit(file, MultiQueue::SegmentIndexOf(load.id),
+                             load.unit, &buffer)
+          : open_status;
+  MutexLock l(&mu_);
+  FinishLoadLocked(file_number, groups.get(), load.id, load.unit, s, &buffer);
+  EndLoadLocked(count_busy ? groups.get() : nullptr);
 }
 
 void MQSchedule::EndLoadLocked(const TableFilterGroups* groups) {
@@ -700,69 +720,58 @@ void MQSchedule::LoadInitialUnits(
   std::unique_ptr<RandomAccessFile> own_file;
   Status open_status;
   if (file == nullptr) {
-    open_status = options_.open_table_file
-                      ? options_.open_table_file(file_number, &own_file)
-                      : Status::NotSupported("no way to open table files");
+    open_status = OpenForLoads(file_number, &own_file);
     file = own_file.get();
-    if (open_status.ok() && file == nullptr) {
-      open_status = Status::IOError("table file did not open");
-    }
   }
   const uint32_t count = groups->num_segments();
   for (size_t u = 0; u < rounds.size(); ++u) {
     const int unit = static_cast<int>(u);
-    const std::vector<uint32_t>& round = rounds[u];
-    if (round.size() == count) {
+    if (rounds[u].size() == count) {
       // Every segment wants this unit: one sequential read of the region.
-      std::vector<UnitBuffer> buffers;
-      std::vector<Status> statuses;
-      const Status region =
-          open_status.ok()
-              ? groups->ReadUnitRegion(file, unit, &buffers, &statuses)
-              : open_status;
-      if (!open_status.ok()) {
-        buffers.resize(count);
-        statuses.assign(count, open_status);
-      }
-      if (!region.ok()) {
-        // One report for the whole region rather than one per segment.
-        Log(options_.info_log,
-            "ElasticBF: cannot read filter unit %d of table %06" PRIu64
-            " (%u segments keep fewer units): %s",
-            unit, file_number, count, region.ToString().c_str());
-      }
-      MutexLock l(&mu_);
-      ++region_reads_;
-      for (uint32_t s = 0; s < count; ++s) {
-        FinishLoadLocked(file_number, groups.get(),
-                         MultiQueue::MakeSegmentId(file_number, s), unit,
-                         statuses[s], &buffers[s], /*log_failure=*/region.ok());
-        --loads_outstanding_;
-      }
-      loads_done_.SignalAll();
+      LoadRegion(file_number, groups, file, open_status, unit);
       continue;
     }
-    for (uint32_t s : round) {
-      const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
-      bool go;
-      {
-        MutexLock l(&mu_);
-        go = CheckLoadLocked(file_number, groups.get(), id, unit) == kDoLoad;
-        if (!go) EndLoadLocked(nullptr);
-      }
-      if (!go) continue;
-      UnitBuffer buffer;
-      const Status st = open_status.ok()
-                            ? groups->ReadUnit(file, s, unit, &buffer)
-                            : open_status;
-      MutexLock l(&mu_);
-      FinishLoadLocked(file_number, groups.get(), id, unit, st, &buffer);
-      EndLoadLocked(nullptr);
+    for (uint32_t s : rounds[u]) {
+      LoadUnit(file_number, groups, file, open_status,
+               Load{MultiQueue::MakeSegmentId(file_number, s), unit},
+               /*count_busy=*/false);  // busy for the whole attach
     }
   }
   MutexLock l(&mu_);
   auto it = busy_.find(groups.get());
   if (it != busy_.end() && --it->second == 0) busy_.erase(it);
+  loads_done_.SignalAll();
+}
+
+void MQSchedule::LoadRegion(uint64_t file_number,
+                            const std::shared_ptr<TableFilterGroups>& groups,
+                            RandomAccessFile* file, const Status& open_status,
+                            int unit) {
+  const uint32_t count = groups->num_segments();
+  std::vector<UnitBuffer> buffers;
+  std::vector<Status> statuses;
+  const Status region =
+      open_status.ok() ? groups->ReadUnitRegion(file, unit, &buffers, &statuses)
+                       : open_status;
+  if (!open_status.ok()) {
+    buffers.resize(count);
+    statuses.assign(count, open_status);
+  }
+  if (!region.ok()) {
+    // One report for the whole region rather than one per segment.
+    Log(options_.info_log,
+        "ElasticBF: cannot read filter unit %d of table %06" PRIu64
+        " (%u segments keep fewer units): %s",
+        unit, file_number, count, region.ToString().c_str());
+  }
+  MutexLock l(&mu_);
+  ++region_reads_;
+  for (uint32_t s = 0; s < count; ++s) {
+    FinishLoadLocked(file_number, groups.get(),
+                     MultiQueue::MakeSegmentId(file_number, s), unit,
+                     statuses[s], &buffers[s], /*log_failure=*/region.ok());
+    --loads_outstanding_;
+  }
   loads_done_.SignalAll();
 }
 

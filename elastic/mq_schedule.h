@@ -297,6 +297,22 @@ class MQSchedule {
   size_t ProcessRecords() LOCKS_EXCLUDED(mu_);
   // Reads and installs reserved units, one at a time.
   void ExecuteLoads(const std::vector<Load>& loads) LOCKS_EXCLUDED(mu_);
+  // Opens a table file for unit reads (MQScheduleOptions::open_table_file).
+  Status OpenForLoads(uint64_t file_number,
+                      std::unique_ptr<RandomAccessFile>* file);
+  // The one way a reserved unit is read: if it is still wanted, reads it
+  // from `file` (or takes open_status's failure) and installs it, or gives
+  // the reservation back; ends the load. `count_busy`: mark the groups busy
+  // while reading (false when the caller holds them busy already).
+  void LoadUnit(uint64_t file_number,
+                const std::shared_ptr<TableFilterGroups>& groups,
+                RandomAccessFile* file, const Status& open_status,
+                const Load& load, bool count_busy) LOCKS_EXCLUDED(mu_);
+  // Unit `unit` of every segment of a new table, in one sequential read.
+  void LoadRegion(uint64_t file_number,
+                  const std::shared_ptr<TableFilterGroups>& groups,
+                  RandomAccessFile* file, const Status& open_status, int unit)
+      LOCKS_EXCLUDED(mu_);
   // Reserves and reads a new table's first units; see AttachTable.
   void LoadInitialUnits(uint64_t file_number,
                         const std::shared_ptr<TableFilterGroups>& groups,

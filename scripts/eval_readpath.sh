@@ -388,7 +388,11 @@ table() {
   echo "# Read-path evaluation: fillunique then readzipf"
   echo
   echo "Scale: **$keys keys**, $reads Gets, ${value_size}-byte values + 16-byte keys, tables of $max_file_size bytes, seed $seed, $repeat round(s), systems ${run_systems[*]}."
-  echo "Protocol: fresh DB per system, fillunique (each key once, random order) then at once readzipf (scrambled Zipfian 0.99, zero_lookup_ratio 0.5), direct I/O, fill_cache=0, all tables open."
+  opened="all tables open"
+  ((open_files < 100000)) && opened="max_open_files=$open_files"
+  then_read="at once"
+  ((settle)) && then_read="once the load's compactions are over (settle)"
+  echo "Protocol: fresh DB per system, fillunique (each key once, random order) then $then_read readzipf (scrambled Zipfian 0.99, zero_lookup_ratio 0.5, $threads client thread(s), each doing the given Gets), direct I/O, fill_cache=0, $opened."
   echo
   echo "## Machine"
   machine
