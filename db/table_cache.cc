@@ -1,9 +1,11 @@
 #include "db/table_cache.h"
 
+#include "db/dbformat.h"
 #include "db/filename.h"
 #include "db/read_context.h"
 #include "elastic/hotness_inheritance.h"
 #include "elastic/mq_schedule.h"
+#include "leveldb/comparator.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "table/elastic/elastic_filter_policy.h"
@@ -59,6 +61,15 @@ TableCache::TableCache(const std::string& dbname, const Options& options,
   const ElasticFilterPolicy* policy =
       AsElasticPolicy(options.filter_policy, &keys_are_internal_);
   if (policy != nullptr) initial_units_ = policy->options().initial_units;
+  // Segment locators may compare key prefixes as integers when user keys
+  // are ordered bytewise.
+  const Comparator* user_order = options.comparator;
+  if (keys_are_internal_) {
+    const auto* internal =
+        dynamic_cast<const InternalKeyComparator*>(options.comparator);
+    user_order = internal == nullptr ? nullptr : internal->user_comparator();
+  }
+  bytewise_keys_ = user_order == BytewiseComparator();
   filterless_options_ = options;
   filterless_options_.filter_policy = nullptr;
 }
@@ -130,6 +141,9 @@ Status TableCache::FindTable(uint64_t file_number, uint64_t file_size,
     // keeps them while the file is live. Without them the table is still
     // fully usable.
     TableState* state = table->rep_;
+    if (state->groups != nullptr && bytewise_keys_) {
+      state->groups->mutable_locator()->UseOrderPrefixes(keys_are_internal_);
+    }
     Status attach = elastic_->AttachTable(
         file_number,
         std::shared_ptr<TableFilterGroups>(std::move(state->groups)),

@@ -93,7 +93,8 @@ class TableCache {
   // options_ without a filter policy: for tables the filter layer screens.
   Options filterless_options_;
   bool keys_are_internal_ = false;  // lookup keys carry an 8-byte suffix
-  int initial_units_ = 0;  // ElasticBF units a newly registered file loads
+  int initial_units_ = 0;       // ElasticBF units a newly registered file loads
+  bool bytewise_keys_ = false;  // user keys ordered bytewise
   Cache* cache_;
   MQSchedule* const elastic_;
   // Makes "look up, else insert" atomic, so concurrent misses on one file

@@ -3,6 +3,8 @@
 // (rather than guess) on an index it cannot decode.
 #include "table/elastic/segment_locator.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,13 +27,18 @@ class SegmentLocatorTest : public testing::Test {
   // Writes `n` keys with 1 KiB blocks and segments of `segment_bytes`,
   // then loads the table's index block and elastic index.
   void BuildTable(int n, size_t segment_bytes) {
+    BuildTableOf(test::MakeEntries(n, 40), segment_bytes);
+  }
+
+  // The same with given entries (sorted bytewise).
+  void BuildTableOf(test::KVVector kvs, size_t segment_bytes) {
     ElasticFilterOptions eo;
     eo.segment_bytes = segment_bytes;
     policy_.reset(NewElasticFilterPolicy(eo));
     Options options;
     options.block_size = 1024;
     options.filter_policy = policy_.get();
-    kvs_ = test::MakeEntries(n, 40);
+    kvs_ = std::move(kvs);
     file_ = test::BuildTableBytes(options, kvs_);
     ASSERT_FALSE(file_.empty());
     ASSERT_TRUE(test::ReadElasticIndexOf(file_, &index_).ok());
@@ -98,6 +105,86 @@ TEST_F(SegmentLocatorTest, AgreesWithTheIndexForEveryKey) {
 
   // A few KiB: one key per segment, not one per block.
   EXPECT_LT(locator.ApproximateMemoryUsage(), index_.num_segments() * 64);
+}
+
+TEST_F(SegmentLocatorTest, OrderPrefixesKeepBytewiseOrder) {
+  // A smaller prefix always means a smaller key; equal ones decide nothing.
+  const std::vector<std::string> keys = {
+      std::string(),
+      std::string(1, '\0'),
+      "a",
+      std::string("a\0", 2),
+      std::string("a\0\x01", 3),
+      "ab",
+      "abcdefgh",
+      "abcdefgh\0",
+      "abcdefghi",
+      "abcdefgi",
+      "b",
+      "\xff",
+      "\xff\xff\xff\xff\xff\xff\xff\xff\xff"};
+  for (const std::string& a : keys) {
+    for (const std::string& b : keys) {
+      const uint64_t pa = SegmentLocator::OrderPrefix(a);
+      const uint64_t pb = SegmentLocator::OrderPrefix(b);
+      if (pa < pb) {
+        EXPECT_LT(Slice(a).compare(Slice(b)), 0) << a << " " << b;
+      } else if (pa > pb) {
+        EXPECT_GT(Slice(a).compare(Slice(b)), 0) << a << " " << b;
+      }
+    }
+  }
+}
+
+TEST_F(SegmentLocatorTest, OrderPrefixesAgreeWithTheIndexForEveryKey) {
+  // Keys that share long prefixes, contain zero bytes and differ in
+  // length: integer prefixes are often equal and the comparator decides.
+  test::KVVector kvs;
+  for (int i = 0; i < 6000; ++i) {
+    std::string key = "pre";
+    key.push_back(static_cast<char>(i / 256));
+    key.push_back(static_cast<char>(i % 256));
+    if (i % 3 == 0) key.append(std::string(1, '\0'));
+    if (i % 5 == 0) key.append("0123456789");
+    kvs.emplace_back(key, std::string(40, 'v'));
+  }
+  std::sort(kvs.begin(), kvs.end());
+  kvs.erase(std::unique(kvs.begin(), kvs.end(),
+                        [](const auto& a, const auto& b) {
+                          return a.first == b.first;
+                        }),
+            kvs.end());
+  BuildTableOf(kvs, 2 * 1024);
+  ASSERT_GT(index_.num_segments(), 20u);
+  SegmentLocator locator;
+  ASSERT_TRUE(
+      locator.Build(BytewiseComparator(), index_block_.get(), index_).ok());
+  SegmentLocator prefixed;
+  ASSERT_TRUE(
+      prefixed.Build(BytewiseComparator(), index_block_.get(), index_).ok());
+  prefixed.UseOrderPrefixes(/*internal_keys=*/false);
+  EXPECT_GT(prefixed.ApproximateMemoryUsage(),
+            locator.ApproximateMemoryUsage());
+  for (const auto& kv : kvs) {
+    for (std::string key :
+         {kv.first, kv.first + std::string(1, '\0'),
+          kv.first.substr(0, kv.first.size() - 1), kv.first + "\xff"}) {
+      ASSERT_EQ(SegmentByIndex(key), SegmentByLocator(prefixed, key)) << key;
+      ASSERT_EQ(SegmentByLocator(locator, key),
+                SegmentByLocator(prefixed, key));
+    }
+  }
+  // And the plain keys of the usual table.
+  BuildTable(20000, 8 * 1024);
+  SegmentLocator usual;
+  ASSERT_TRUE(
+      usual.Build(BytewiseComparator(), index_block_.get(), index_).ok());
+  usual.UseOrderPrefixes(false);
+  for (int i = 0; i < 20000; ++i) {
+    for (const std::string& key : {test::PresentKey(i), test::AbsentKey(i)}) {
+      ASSERT_EQ(SegmentByIndex(key), SegmentByLocator(usual, key)) << key;
+    }
+  }
 }
 
 TEST_F(SegmentLocatorTest, EntryRangesBoundTheIndexSeek) {

@@ -247,6 +247,8 @@ class TableFilterGroups {
     return locator_.Build(cmp, index_block, index_);
   }
   const SegmentLocator& locator() const { return locator_; }
+  // Before the groups are shared (see SegmentLocator::UseOrderPrefixes).
+  SegmentLocator* mutable_locator() { return &locator_; }
   uint32_t num_segments() const { return index_.num_segments(); }
   int units_per_segment() const { return index_.units_per_segment(); }
   uint32_t SegmentOf(uint64_t block_offset) const {

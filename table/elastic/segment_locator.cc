@@ -1,5 +1,6 @@
 #include "table/elastic/segment_locator.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "leveldb/comparator.h"
@@ -58,14 +59,58 @@ Status SegmentLocator::Build(const Comparator* cmp, Block* index_block,
   return Status::OK();
 }
 
+uint64_t SegmentLocator::OrderPrefix(const Slice& user_key) {
+  uint64_t prefix = 0;
+  const size_t n = std::min<size_t>(8, user_key.size());
+  for (size_t i = 0; i < n; ++i) {
+    prefix |= static_cast<uint64_t>(static_cast<uint8_t>(user_key[i]))
+              << (56 - 8 * i);
+  }
+  return prefix;
+}
+
+namespace {
+
+constexpr size_t kTagSize = 8;
+
+Slice UserPart(const Slice& key, bool internal_keys) {
+  return internal_keys ? Slice(key.data(), key.size() - kTagSize) : key;
+}
+
+}  // namespace
+
+void SegmentLocator::UseOrderPrefixes(bool internal_keys) {
+  prefixes_.clear();
+  if (!usable_) return;
+  std::vector<uint64_t> prefixes;
+  prefixes.reserve(ends_.size());
+  for (size_t i = 0; i < ends_.size(); ++i) {
+    const Slice key = KeyAt(i);
+    if (internal_keys && key.size() < kTagSize) return;  // not an internal key
+    prefixes.push_back(OrderPrefix(UserPart(key, internal_keys)));
+  }
+  prefixes_.swap(prefixes);
+  internal_keys_ = internal_keys;
+}
+
 bool SegmentLocator::Find(const Slice& key, uint32_t* segment,
                           EntryRange* range) const {
-  // First entry whose key is >= key.
+  // First entry whose key is >= key. Integer prefixes decide most steps.
+  const bool prefixed =
+      !prefixes_.empty() && (!internal_keys_ || key.size() >= kTagSize);
+  const uint64_t prefix =
+      prefixed ? OrderPrefix(UserPart(key, internal_keys_)) : 0;
   size_t lo = 0;
   size_t hi = ends_.size();
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
-    if (cmp_->Compare(KeyAt(mid), key) < 0) {
+    bool below;
+    if (prefixed && prefixes_[mid] != prefix) {
+      below = prefixes_[mid] < prefix;
+    } else {
+      below = cmp_->Compare(KeyAt(mid), key) < 0;
+    }
+    if (below) {
       lo = mid + 1;
     } else {
       hi = mid;
@@ -95,7 +140,8 @@ size_t SegmentLocator::ApproximateMemoryUsage() const {
   if (!usable_) return 0;
   return keys_.capacity() + ends_.capacity() * sizeof(uint32_t) +
          segments_.capacity() * sizeof(uint32_t) +
-         first_entries_.capacity() * sizeof(uint32_t);
+         first_entries_.capacity() * sizeof(uint32_t) +
+         prefixes_.capacity() * sizeof(uint64_t);
 }
 
 }  // namespace leveldb

@@ -41,6 +41,13 @@ class SegmentLocator {
   // True once Build succeeded.
   bool usable() const { return usable_; }
 
+  // For a caller who knows that the comparator orders keys bytewise by
+  // their user part (the whole key, or the key without its 8-byte tag when
+  // internal_keys): Find then compares the first 8 bytes of user keys as
+  // integers and calls the comparator only when they are equal. Call after
+  // Build, before the locator is shared.
+  void UseOrderPrefixes(bool internal_keys);
+
   // The index entries (restart runs of the index block) a key located in a
   // segment can only be found in: [first, last]. `known` is false when the
   // index does not have one entry per restart run.
@@ -56,6 +63,11 @@ class SegmentLocator {
   // usable().
   bool Find(const Slice& key, uint32_t* segment,
             EntryRange* range = nullptr) const;
+
+  // The first 8 bytes of `user_key` as a big-endian integer, zero-padded:
+  // for keys in bytewise order, a smaller prefix means a smaller key (equal
+  // prefixes decide nothing).
+  static uint64_t OrderPrefix(const Slice& user_key);
 
   // The last index key of every segment of the index (empty for a segment
   // without data blocks). Requires usable().
@@ -82,6 +94,9 @@ class SegmentLocator {
   std::vector<uint32_t> first_entries_;
   uint32_t num_entries_ = 0;
   bool entries_are_runs_ = false;
+  // With UseOrderPrefixes: OrderPrefix of key i's user part.
+  std::vector<uint64_t> prefixes_;
+  bool internal_keys_ = false;
 };
 
 }  // namespace leveldb
