@@ -29,16 +29,18 @@
 #include <unordered_map>
 #include <vector>
 
+#include "table/elastic/limits.h"
+
 namespace leveldb {
 
 class MultiQueue {
  public:
   // (file_number << 20) | segment_index.
   using SegmentId = uint64_t;
-  static constexpr int kSegmentIndexBits = 20;
-  static constexpr uint32_t kMaxSegmentsPerFile = 1u << kSegmentIndexBits;
+  static constexpr int kSegmentIndexBits = kElasticSegmentIndexBits;
+  static constexpr uint32_t kMaxSegmentsPerFile = kMaxElasticSegments;
   // Largest value of units_per_segment.
-  static constexpr int kMaxUnits = 64;
+  static constexpr int kMaxUnits = kMaxElasticUnits;
   // lsm_level tags are clamped to [0, kMaxLsmLevels).
   static constexpr int kMaxLsmLevels = 16;
 

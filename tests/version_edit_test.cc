@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "table/elastic/limits.h"
 #include "tests/test_util.h"
 #include "util/coding.h"
 #include "util/random.h"
@@ -507,11 +508,13 @@ std::string HotnessRecord(uint64_t file, uint32_t count,
 TEST(VersionEditElasticTest, ImpossibleValuesAreCorruption) {
   // Sanity: a valid one.
   EXPECT_TRUE(DecodeBytes(HotnessRecord(1, 1, {2, 3, 4, 1})).ok());
-  EXPECT_TRUE(DecodeBytes(HotnessRecord(1, 1, {3, 3, 4, 65})).ok());
+  // Unit counts up to the format's limit (stored plus one).
+  EXPECT_TRUE(
+      DecodeBytes(HotnessRecord(1, 1, {3, 3, 4, kMaxElasticUnits + 1})).ok());
   const std::vector<std::string> bad = {
-      HotnessRecord(1, 0, {}),                       // no segments
-      HotnessRecord(1, 1, {4, 3, 4, 1}),             // absent > accesses
-      HotnessRecord(1, 1, {2, 3, 4, 66}),            // units out of range
+      HotnessRecord(1, 0, {}),            // no segments
+      HotnessRecord(1, 1, {4, 3, 4, 1}),  // absent > accesses
+      HotnessRecord(1, 1, {2, 3, 4, kMaxElasticUnits + 2}),  // too many units
       HotnessRecord(1, 2, {2, 3, 4, 1}),             // fewer than announced
       HotnessRecord(1, 1u << 20 | 1, {2, 3, 4, 1}),  // too many segments
       HotnessRecord(1, 0xffffffffu, {2, 3, 4, 1}),   // far too many

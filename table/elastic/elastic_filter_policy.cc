@@ -8,6 +8,7 @@
 
 #include "leveldb/slice.h"
 #include "table/elastic/filter_unit.h"
+#include "table/elastic/limits.h"
 #include "table/internal_filter_policy.h"
 #include "util/hash64.h"
 
@@ -15,8 +16,6 @@ namespace leveldb {
 
 namespace {
 
-constexpr int kMaxBitsPerUnit = 32;
-constexpr int kMaxUnitsPerSegment = 16;
 constexpr size_t kMinSegmentBytes = 1024;
 // One unit should fill about one page of this many bytes.
 constexpr int kUnitPageBytes = 4096;
@@ -39,15 +38,18 @@ bool Reject(const char* field, const std::string& value,
 
 bool FindElasticOptionProblem(const ElasticFilterOptions& options,
                               ElasticOptionProblem* problem) {
-  if (options.bits_per_unit < 1 || options.bits_per_unit > kMaxBitsPerUnit) {
-    return Reject("bits_per_unit", std::to_string(options.bits_per_unit),
-                  "must be in [1, 32]", problem);
+  if (options.bits_per_unit < 1 ||
+      options.bits_per_unit > kMaxElasticBitsPerUnit) {
+    return Reject(
+        "bits_per_unit", std::to_string(options.bits_per_unit),
+        "must be in [1, " + std::to_string(kMaxElasticBitsPerUnit) + "]",
+        problem);
   }
   if (options.units_per_segment < 1 ||
-      options.units_per_segment > kMaxUnitsPerSegment) {
-    return Reject("units_per_segment",
-                  std::to_string(options.units_per_segment),
-                  "must be in [1, 16]", problem);
+      options.units_per_segment > kMaxElasticUnits) {
+    return Reject(
+        "units_per_segment", std::to_string(options.units_per_segment),
+        "must be in [1, " + std::to_string(kMaxElasticUnits) + "]", problem);
   }
   if (options.initial_units < 0 ||
       options.initial_units > options.units_per_segment) {
@@ -103,7 +105,8 @@ bool ElasticFilterPolicy::KeyMayMatch(const Slice& key,
 
 int ElasticFilterPolicy::keys_per_segment() const {
   if (options_.segment_bytes != 0) return 0;
-  const int bits = std::clamp(options_.bits_per_unit, 1, kMaxBitsPerUnit);
+  const int bits =
+      std::clamp(options_.bits_per_unit, 1, kMaxElasticBitsPerUnit);
   return kUnitPageBytes * 8 / bits;
 }
 

@@ -42,6 +42,7 @@
 #include "port/port.h"
 #include "port/thread_annotations.h"
 #include "table/elastic/filter_unit.h"
+#include "table/elastic/limits.h"
 #include "table/elastic/segment_key_range.h"
 #include "table/elastic/segment_locator.h"
 #include "table/format.h"
@@ -57,12 +58,6 @@ class RandomAccessFile;
 // Metaindex key of the elastic index block.
 extern const char kElasticIndexBlockName[];
 constexpr uint32_t kElasticIndexFormatVersion = 1;
-// Largest units_per_segment a table may declare (the option's limit).
-constexpr int kMaxElasticUnits = 16;
-// Largest bits_per_unit a table may declare (the option's limit).
-constexpr int kMaxElasticBitsPerUnit = 32;
-// Largest segment count per table (segment ids carry 20 bits of index).
-constexpr uint32_t kMaxElasticSegments = 1u << 20;
 
 // The decoded elastic index of one table.
 class ElasticIndex {
