@@ -174,6 +174,13 @@ TEST_F(SegmentLocatorTest, OrderPrefixesAgreeWithTheIndexForEveryKey) {
                 SegmentByLocator(prefixed, key));
     }
   }
+  // Keys before, inside and after the prefix every kept key shares.
+  for (const std::string& key :
+       {std::string(), std::string("a"), std::string("pr"), std::string("pre"),
+        std::string("pre\0", 4), std::string("prf"), std::string("z"),
+        std::string("\xff\xff")}) {
+    ASSERT_EQ(SegmentByIndex(key), SegmentByLocator(prefixed, key)) << key;
+  }
   // And the plain keys of the usual table.
   BuildTable(20000, 8 * 1024);
   SegmentLocator usual;
@@ -184,6 +191,9 @@ TEST_F(SegmentLocatorTest, OrderPrefixesAgreeWithTheIndexForEveryKey) {
     for (const std::string& key : {test::PresentKey(i), test::AbsentKey(i)}) {
       ASSERT_EQ(SegmentByIndex(key), SegmentByLocator(usual, key)) << key;
     }
+  }
+  for (const char* key : {"", "a", "k", "k0", "l", "z"}) {
+    ASSERT_EQ(SegmentByIndex(key), SegmentByLocator(usual, key)) << key;
   }
 }
 

@@ -1,6 +1,7 @@
 #include "table/elastic/segment_locator.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "leveldb/comparator.h"
@@ -81,27 +82,53 @@ Slice UserPart(const Slice& key, bool internal_keys) {
 
 void SegmentLocator::UseOrderPrefixes(bool internal_keys) {
   prefixes_.clear();
-  if (!usable_) return;
-  std::vector<uint64_t> prefixes;
-  prefixes.reserve(ends_.size());
+  shared_.clear();
+  if (!usable_ || ends_.empty()) return;
   for (size_t i = 0; i < ends_.size(); ++i) {
-    const Slice key = KeyAt(i);
-    if (internal_keys && key.size() < kTagSize) return;  // not an internal key
-    prefixes.push_back(OrderPrefix(UserPart(key, internal_keys)));
+    if (internal_keys && KeyAt(i).size() < kTagSize) return;  // not internal
   }
-  prefixes_.swap(prefixes);
+  // The longest prefix every kept user key starts with.
+  const Slice first = UserPart(KeyAt(0), internal_keys);
+  size_t shared = first.size();
+  for (size_t i = 1; i < ends_.size(); ++i) {
+    const Slice user = UserPart(KeyAt(i), internal_keys);
+    size_t n = 0;
+    while (n < shared && n < user.size() && user[n] == first[n]) ++n;
+    shared = n;
+  }
+  shared_.assign(first.data(), shared);
+  prefixes_.reserve(ends_.size());
+  for (size_t i = 0; i < ends_.size(); ++i) {
+    Slice user = UserPart(KeyAt(i), internal_keys);
+    user.remove_prefix(shared);
+    prefixes_.push_back(OrderPrefix(user));
+  }
   internal_keys_ = internal_keys;
 }
 
 bool SegmentLocator::Find(const Slice& key, uint32_t* segment,
                           EntryRange* range) const {
-  // First entry whose key is >= key. Integer prefixes decide most steps.
-  const bool prefixed =
-      !prefixes_.empty() && (!internal_keys_ || key.size() >= kTagSize);
-  const uint64_t prefix =
-      prefixed ? OrderPrefix(UserPart(key, internal_keys_)) : 0;
+  // First entry whose key is >= key. With prefixes, the shared prefix
+  // alone may place the key before or after every entry, and integers
+  // decide most steps of the search.
   size_t lo = 0;
   size_t hi = ends_.size();
+  uint64_t prefix = 0;
+  const bool prefixed =
+      !prefixes_.empty() && (!internal_keys_ || key.size() >= kTagSize);
+  if (prefixed) {
+    Slice user = UserPart(key, internal_keys_);
+    const size_t n = std::min(user.size(), shared_.size());
+    const int order = std::memcmp(user.data(), shared_.data(), n);
+    if (order > 0) {
+      lo = hi;  // after every entry
+    } else if (order < 0 || user.size() < shared_.size()) {
+      hi = lo;  // before every entry
+    } else {
+      user.remove_prefix(shared_.size());
+      prefix = OrderPrefix(user);
+    }
+  }
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
     bool below;
@@ -141,7 +168,7 @@ size_t SegmentLocator::ApproximateMemoryUsage() const {
   return keys_.capacity() + ends_.capacity() * sizeof(uint32_t) +
          segments_.capacity() * sizeof(uint32_t) +
          first_entries_.capacity() * sizeof(uint32_t) +
-         prefixes_.capacity() * sizeof(uint64_t);
+         prefixes_.capacity() * sizeof(uint64_t) + shared_.capacity();
 }
 
 }  // namespace leveldb

@@ -43,8 +43,9 @@ class SegmentLocator {
 
   // For a caller who knows that the comparator orders keys bytewise by
   // their user part (the whole key, or the key without its 8-byte tag when
-  // internal_keys): Find then compares the first 8 bytes of user keys as
-  // integers and calls the comparator only when they are equal. Call after
+  // internal_keys): Find then compares the user part of a key with the
+  // prefix all the kept keys share, and the 8 bytes that follow it as
+  // integers, calling the comparator only when those are equal. Call after
   // Build, before the locator is shared.
   void UseOrderPrefixes(bool internal_keys);
 
@@ -94,7 +95,9 @@ class SegmentLocator {
   std::vector<uint32_t> first_entries_;
   uint32_t num_entries_ = 0;
   bool entries_are_runs_ = false;
-  // With UseOrderPrefixes: OrderPrefix of key i's user part.
+  // With UseOrderPrefixes: the user-key prefix shared by every kept key,
+  // and OrderPrefix of what follows it in key i's user part.
+  std::string shared_;
   std::vector<uint64_t> prefixes_;
   bool internal_keys_ = false;
 };
