@@ -61,8 +61,16 @@ Status SegmentLocator::Build(const Comparator* cmp, Block* index_block,
 }
 
 uint64_t SegmentLocator::OrderPrefix(const Slice& user_key) {
+  if (user_key.size() >= 8) {
+    // Written so that compilers turn it into one load and a byte swap.
+    const auto* p = reinterpret_cast<const uint8_t*>(user_key.data());
+    return (uint64_t{p[0]} << 56) | (uint64_t{p[1]} << 48) |
+           (uint64_t{p[2]} << 40) | (uint64_t{p[3]} << 32) |
+           (uint64_t{p[4]} << 24) | (uint64_t{p[5]} << 16) |
+           (uint64_t{p[6]} << 8) | uint64_t{p[7]};
+  }
   uint64_t prefix = 0;
-  const size_t n = std::min<size_t>(8, user_key.size());
+  const size_t n = user_key.size();
   for (size_t i = 0; i < n; ++i) {
     prefix |= static_cast<uint64_t>(static_cast<uint8_t>(user_key[i]))
               << (56 - 8 * i);
@@ -83,24 +91,29 @@ Slice UserPart(const Slice& key, bool internal_keys) {
 void SegmentLocator::UseOrderPrefixes(bool internal_keys) {
   prefixes_.clear();
   shared_.clear();
-  if (!usable_ || ends_.empty()) return;
-  for (size_t i = 0; i < ends_.size(); ++i) {
+  const size_t count = ends_.size();
+  if (!usable_ || count < 2) return;
+  for (size_t i = 0; i < count; ++i) {
     if (internal_keys && KeyAt(i).size() < kTagSize) return;  // not internal
   }
-  // The longest prefix every kept user key starts with.
+  // The longest prefix the user keys share, the last one left out: it is
+  // usually a short successor of the table's last key ("1" after keys
+  // that start "0000...").
   const Slice first = UserPart(KeyAt(0), internal_keys);
   size_t shared = first.size();
-  for (size_t i = 1; i < ends_.size(); ++i) {
+  for (size_t i = 1; i + 1 < count; ++i) {
     const Slice user = UserPart(KeyAt(i), internal_keys);
     size_t n = 0;
     while (n < shared && n < user.size() && user[n] == first[n]) ++n;
     shared = n;
   }
   shared_.assign(first.data(), shared);
-  prefixes_.reserve(ends_.size());
-  for (size_t i = 0; i < ends_.size(); ++i) {
+  const Slice last = UserPart(KeyAt(count - 1), internal_keys);
+  last_shares_ = last.starts_with(Slice(shared_));
+  prefixes_.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
     Slice user = UserPart(KeyAt(i), internal_keys);
-    user.remove_prefix(shared);
+    if (user.starts_with(Slice(shared_))) user.remove_prefix(shared);
     prefixes_.push_back(OrderPrefix(user));
   }
   internal_keys_ = internal_keys;
@@ -109,19 +122,23 @@ void SegmentLocator::UseOrderPrefixes(bool internal_keys) {
 bool SegmentLocator::Find(const Slice& key, uint32_t* segment,
                           EntryRange* range) const {
   // First entry whose key is >= key. With prefixes, the shared prefix
-  // alone may place the key before or after every entry, and integers
-  // decide most steps of the search.
+  // alone places the key before every entry, or after every entry but
+  // perhaps the last, and integers decide most steps of the search.
   size_t lo = 0;
   size_t hi = ends_.size();
   uint64_t prefix = 0;
+  // Entry `exact` is compared with the comparator only (none: hi).
+  size_t exact = hi;
   const bool prefixed =
       !prefixes_.empty() && (!internal_keys_ || key.size() >= kTagSize);
   if (prefixed) {
     Slice user = UserPart(key, internal_keys_);
     const size_t n = std::min(user.size(), shared_.size());
     const int order = std::memcmp(user.data(), shared_.data(), n);
+    if (!last_shares_) exact = hi - 1;
     if (order > 0) {
-      lo = hi;  // after every entry
+      lo = hi - 1;  // after every entry but perhaps the last
+      exact = lo;
     } else if (order < 0 || user.size() < shared_.size()) {
       hi = lo;  // before every entry
     } else {
@@ -132,7 +149,7 @@ bool SegmentLocator::Find(const Slice& key, uint32_t* segment,
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
     bool below;
-    if (prefixed && prefixes_[mid] != prefix) {
+    if (prefixed && mid != exact && prefixes_[mid] != prefix) {
       below = prefixes_[mid] < prefix;
     } else {
       below = cmp_->Compare(KeyAt(mid), key) < 0;

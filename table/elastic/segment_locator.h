@@ -95,11 +95,12 @@ class SegmentLocator {
   std::vector<uint32_t> first_entries_;
   uint32_t num_entries_ = 0;
   bool entries_are_runs_ = false;
-  // With UseOrderPrefixes: the user-key prefix shared by every kept key,
-  // and OrderPrefix of what follows it in key i's user part.
+  // With UseOrderPrefixes: the user-key prefix shared by every kept key
+  // but the last, and OrderPrefix of what follows it in key i's user part.
   std::string shared_;
   std::vector<uint64_t> prefixes_;
   bool internal_keys_ = false;
+  bool last_shares_ = false;  // the last kept key starts with shared_
 };
 
 }  // namespace leveldb
