@@ -79,6 +79,20 @@ class ElasticDBConcurrencyTest : public testing::Test {
   // Writes generation g of key i, then publishes it to the readers.
   void RunWorkload(const Options& o, uint64_t budget, int initial_tables = 1);
 
+  // Writes generation 1 of keys [0, kInitialKeys) in `tables` disjoint
+  // ranges, each flushed on its own: one small table each.
+  void FillDisjointTables(int tables) {
+    DBImpl* impl = static_cast<DBImpl*>(db_);
+    const int per_table = kInitialKeys / tables;
+    for (int t = 0; t < tables; ++t) {
+      for (int i = t * per_table; i < (t + 1) * per_table; ++i) {
+        ASSERT_TRUE(WriteKey(i, 1).ok());
+      }
+      ASSERT_TRUE(impl->TEST_CompactMemTable().ok());
+    }
+    impl->TEST_WaitForBackgroundWork();
+  }
+
   // Tables of the current version.
   int TableCount() {
     int tables = 0;
@@ -122,15 +136,7 @@ void ElasticDBConcurrencyTest::RunWorkload(const Options& o, uint64_t budget,
     for (int i = 0; i < kInitialKeys; ++i) ASSERT_TRUE(WriteKey(i, 1).ok());
     db_->CompactRange(nullptr, nullptr);
   } else {
-    // Disjoint ranges, each flushed on its own: one small table each.
-    const int per_table = kInitialKeys / initial_tables;
-    for (int t = 0; t < initial_tables; ++t) {
-      for (int i = t * per_table; i < (t + 1) * per_table; ++i) {
-        ASSERT_TRUE(WriteKey(i, 1).ok());
-      }
-      ASSERT_TRUE(impl->TEST_CompactMemTable().ok());
-    }
-    impl->TEST_WaitForBackgroundWork();
+    FillDisjointTables(initial_tables);
     EXPECT_GE(TableCount(), initial_tables);
   }
   present_keys_.store(kInitialKeys);
@@ -396,15 +402,7 @@ TEST_F(ElasticDBConcurrencyTest, GetsNeverWaitForBackgroundUnitLoads) {
   o.max_open_files = 0;  // the smallest table cache: 64 tables
   ASSERT_TRUE(DB::Open(o, dbname_, &db_).ok());
   DBImpl* impl = static_cast<DBImpl*>(db_);
-  constexpr int kTables = 160;
-  const int per_table = kInitialKeys / kTables;
-  for (int t = 0; t < kTables; ++t) {
-    for (int i = t * per_table; i < (t + 1) * per_table; ++i) {
-      ASSERT_TRUE(WriteKey(i, 1).ok());
-    }
-    ASSERT_TRUE(impl->TEST_CompactMemTable().ok());
-  }
-  impl->TEST_WaitForBackgroundWork();
+  FillDisjointTables(160);
   impl->TEST_elastic()->WaitIdle();
   ASSERT_GT(TableCount(), 64);
 

@@ -36,6 +36,7 @@
 #include "table/elastic/filter_group.h"
 #include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
+#include "tests/manifest_fault_env.h"
 #include "tests/test_util.h"
 #include "util/mutexlock.h"
 
@@ -818,76 +819,6 @@ TEST_F(ElasticDBTest, HugeMemoryBitsPerKeyGivesAnUnlimitedBudget) {
 // ---------------------------------------------------------------------------
 // Failed hotness checkpoints
 
-// Makes one write to a MANIFEST fail when armed: the next append of more
-// than a log record header writes half of its bytes and reports a full
-// disk, which leaves a torn record at the end of the file.
-class TornManifestEnv : public EnvWrapper {
- public:
-  explicit TornManifestEnv(Env* base) : EnvWrapper(base) {}
-
-  void Arm() {
-    MutexLock l(&mu_);
-    armed_ = true;
-  }
-  int failures() {
-    MutexLock l(&mu_);
-    return failures_;
-  }
-
-  Status NewWritableFile(const std::string& fname,
-                         WritableFile** result) override {
-    return Wrap(fname, target()->NewWritableFile(fname, result), result);
-  }
-  Status NewAppendableFile(const std::string& fname,
-                           WritableFile** result) override {
-    return Wrap(fname, target()->NewAppendableFile(fname, result), result);
-  }
-
- private:
-  class File : public WritableFile {
-   public:
-    File(TornManifestEnv* env, WritableFile* base) : env_(env), base_(base) {}
-    Status Append(const Slice& data) override {
-      if (data.size() > 7 && env_->TakeFault()) {
-        base_->Append(Slice(data.data(), data.size() / 2));
-        base_->Flush();
-        return Status::IOError("MANIFEST", "No space left on device");
-      }
-      return base_->Append(data);
-    }
-    Status Close() override { return base_->Close(); }
-    Status Flush() override { return base_->Flush(); }
-    Status Sync() override { return base_->Sync(); }
-
-   private:
-    TornManifestEnv* const env_;
-    std::unique_ptr<WritableFile> base_;
-  };
-
-  Status Wrap(const std::string& fname, Status s, WritableFile** result) {
-    uint64_t number;
-    FileType type;
-    const size_t slash = fname.rfind('/');
-    if (s.ok() && ParseFileName(fname.substr(slash + 1), &number, &type) &&
-        type == kDescriptorFile) {
-      *result = new File(this, *result);
-    }
-    return s;
-  }
-
-  bool TakeFault() {
-    MutexLock l(&mu_);
-    if (!armed_) return false;
-    armed_ = false;
-    ++failures_;
-    return true;
-  }
-
-  port::Mutex mu_;
-  bool armed_ GUARDED_BY(mu_) = false;
-  int failures_ GUARDED_BY(mu_) = 0;
-};
-
 // Counts what a log reader skipped.
 class CountingReporter : public log::Reader::Reporter {
  public:
@@ -903,7 +834,7 @@ class ElasticCheckpointTest : public ElasticDBTest {
  protected:
   static constexpr int kKeys = 10000;
 
-  ElasticCheckpointTest() : fault_env_(env_) {}
+  ElasticCheckpointTest() = default;
 
   // The DB may use fault_env_, which goes before the base class closes it.
   ~ElasticCheckpointTest() override {
@@ -1003,7 +934,7 @@ class ElasticCheckpointTest : public ElasticDBTest {
     return torn;
   }
 
-  TornManifestEnv fault_env_;
+  test::TornManifestEnv fault_env_{env_, /*min_bytes=*/8};
   std::vector<std::string> copies_;
 };
 

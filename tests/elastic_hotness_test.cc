@@ -28,6 +28,7 @@
 #include "port/thread_annotations.h"
 #include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
+#include "tests/manifest_fault_env.h"
 #include "tests/test_util.h"
 #include "util/mutexlock.h"
 
@@ -49,79 +50,6 @@ std::string ValueFor(int i) {
   v.resize(100, 'v');
   return v;
 }
-
-// A MANIFEST writer that can be made to fail: when armed, the next append
-// to a MANIFEST writes half of its data and reports a full disk, as a
-// crash in the middle of the write would leave it.
-class ManifestFaultEnv : public EnvWrapper {
- public:
-  explicit ManifestFaultEnv(Env* base) : EnvWrapper(base) {}
-
-  void Arm(bool armed) {
-    MutexLock l(&mu_);
-    armed_ = armed;
-  }
-  int failures() {
-    MutexLock l(&mu_);
-    return failures_;
-  }
-
-  Status NewWritableFile(const std::string& fname,
-                         WritableFile** result) override {
-    Status s = target()->NewWritableFile(fname, result);
-    if (s.ok() && IsManifest(fname)) *result = new File(this, *result);
-    return s;
-  }
-  Status NewAppendableFile(const std::string& fname,
-                           WritableFile** result) override {
-    Status s = target()->NewAppendableFile(fname, result);
-    if (s.ok() && IsManifest(fname)) *result = new File(this, *result);
-    return s;
-  }
-
- private:
-  class File : public WritableFile {
-   public:
-    File(ManifestFaultEnv* env, WritableFile* base) : env_(env), base_(base) {}
-    Status Append(const Slice& data) override {
-      if (env_->TakeFault()) {
-        base_->Append(Slice(data.data(), data.size() / 2));
-        base_->Flush();
-        return Status::IOError("MANIFEST", "No space left on device");
-      }
-      return base_->Append(data);
-    }
-    Status Close() override { return base_->Close(); }
-    Status Flush() override { return base_->Flush(); }
-    Status Sync() override { return base_->Sync(); }
-
-   private:
-    ManifestFaultEnv* const env_;
-    std::unique_ptr<WritableFile> base_;
-  };
-
-  static bool IsManifest(const std::string& fname) {
-    const size_t slash = fname.rfind('/');
-    uint64_t number;
-    FileType type;
-    return ParseFileName(
-               slash == std::string::npos ? fname : fname.substr(slash + 1),
-               &number, &type) &&
-           type == kDescriptorFile;
-  }
-
-  bool TakeFault() {
-    MutexLock l(&mu_);
-    if (!armed_) return false;
-    armed_ = false;
-    ++failures_;
-    return true;
-  }
-
-  port::Mutex mu_;
-  bool armed_ GUARDED_BY(mu_) = false;
-  int failures_ GUARDED_BY(mu_) = 0;
-};
 
 class ElasticHotnessTest : public test::DBTestBase<testing::Test> {
  protected:
@@ -295,7 +223,7 @@ class ElasticHotnessTest : public test::DBTestBase<testing::Test> {
     return c;
   }
 
-  ManifestFaultEnv fault_env_;
+  test::TornManifestEnv fault_env_;
   std::string copy_;
 };
 
@@ -500,7 +428,7 @@ TEST_F(ElasticHotnessTest, FailedManifestWriteAfterTheTablesLosesNothing) {
 
   // The compaction writes its tables, then its MANIFEST record fails half
   // way, as a crash at that point would leave it.
-  fault_env_.Arm(true);
+  fault_env_.Arm();
   dbfull()->TEST_CompactRange(level, nullptr, nullptr);
   EXPECT_EQ(1, fault_env_.failures());
   std::set<uint64_t> orphans;

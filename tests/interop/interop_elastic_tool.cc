@@ -100,21 +100,24 @@ int Verify(const std::string& dir, int n) {
 // A key between Key(i) and Key(i + 1), never written.
 std::string AbsentKey(int i) { return Key(i) + "-absent"; }
 
-int EnvBuild(const std::string& dir, int n) {
-  std::unique_ptr<const leveldb::FilterPolicy> bloom(
-      leveldb::NewBloomFilterPolicy(10));
+// Creates database `dir` with `policy`, writes keys [0, n) (the hot
+// range's with generation `hot_generation`, the others with 0) and
+// compacts everything.
+std::unique_ptr<leveldb::DB> CreateAndFill(const std::string& dir,
+                                           const leveldb::FilterPolicy* policy,
+                                           int n, int hot_generation) {
   leveldb::Options options;
   options.create_if_missing = true;
   options.error_if_exists = true;
   options.write_buffer_size = 256 << 10;
-  options.filter_policy = bloom.get();
+  options.filter_policy = policy;
   leveldb::DB* raw = nullptr;
   Check(leveldb::DB::Open(options, dir, &raw), "create " + dir);
   std::unique_ptr<leveldb::DB> db(raw);
 
   leveldb::WriteBatch batch;
   for (int i = 0; i < n; ++i) {
-    batch.Put(Key(i), Value(i, InHotRange(i, n) ? 1 : 0));
+    batch.Put(Key(i), Value(i, InHotRange(i, n) ? hot_generation : 0));
     if (i % 1000 == 999) {
       Check(db->Write(leveldb::WriteOptions(), &batch), "write");
       batch.Clear();
@@ -122,6 +125,14 @@ int EnvBuild(const std::string& dir, int n) {
   }
   Check(db->Write(leveldb::WriteOptions(), &batch), "write");
   db->CompactRange(nullptr, nullptr);
+  return db;
+}
+
+int EnvBuild(const std::string& dir, int n) {
+  std::unique_ptr<const leveldb::FilterPolicy> bloom(
+      leveldb::NewBloomFilterPolicy(10));
+  std::unique_ptr<leveldb::DB> db =
+      CreateAndFill(dir, bloom.get(), n, /*hot_generation=*/1);
   std::string value;
   for (int i = 0; i < n; i += 3) {
     leveldb::Status s = db->Get(leveldb::ReadOptions(), AbsentKey(i), &value);
@@ -145,25 +156,8 @@ int Build(const std::string& dir, int n) {
   eo.memory_bits_per_key = 8;
   std::unique_ptr<const leveldb::FilterPolicy> policy(
       leveldb::NewElasticFilterPolicy(eo));
-  leveldb::Options options;
-  options.create_if_missing = true;
-  options.error_if_exists = true;
-  options.write_buffer_size = 256 << 10;
-  options.filter_policy = policy.get();
-  leveldb::DB* raw = nullptr;
-  Check(leveldb::DB::Open(options, dir, &raw), "create " + dir);
-  std::unique_ptr<leveldb::DB> db(raw);
-
-  leveldb::WriteBatch batch;
-  for (int i = 0; i < n; ++i) {
-    batch.Put(Key(i), Value(i, 0));
-    if (i % 1000 == 999) {
-      Check(db->Write(leveldb::WriteOptions(), &batch), "write");
-      batch.Clear();
-    }
-  }
-  Check(db->Write(leveldb::WriteOptions(), &batch), "write");
-  db->CompactRange(nullptr, nullptr);
+  std::unique_ptr<leveldb::DB> db =
+      CreateAndFill(dir, policy.get(), n, /*hot_generation=*/0);
 
   // Make the hot range hot, then rewrite it: the compaction merging the
   // new versions into the old tables passes the hotness on.
@@ -175,7 +169,7 @@ int Build(const std::string& dir, int n) {
       if (!s.IsNotFound()) Fail("absent key found: " + s.ToString());
     }
   }
-  batch.Clear();
+  leveldb::WriteBatch batch;
   for (int i = 0; i < n; ++i) {
     if (InHotRange(i, n)) batch.Put(Key(i), Value(i, 1));
   }
