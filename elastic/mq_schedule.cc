@@ -172,7 +172,7 @@ MQSchedule::Screening MQSchedule::Screen(uint64_t file_number, const Slice& key,
                                          uint64_t key_hash) const {
   Screening result;
   // The guard covers the map and unit probes only, never a read from disk.
-  EpochGuard guard(const_cast<EpochDomain*>(&epoch_));
+  EpochGuard guard(&epoch_);
   const FileMap::Entry* entry =
       file_map_.load(std::memory_order_acquire)->Find(file_number);
   if (entry == nullptr) return result;
@@ -194,7 +194,7 @@ MQSchedule::Screening MQSchedule::Screen(uint64_t file_number, const Slice& key,
 }
 
 bool MQSchedule::HasFilterGroups(uint64_t file_number) const {
-  EpochGuard guard(const_cast<EpochDomain*>(&epoch_));
+  EpochGuard guard(&epoch_);
   const FileMap::Entry* entry =
       file_map_.load(std::memory_order_acquire)->Find(file_number);
   return entry != nullptr && entry->groups != nullptr;
@@ -205,19 +205,22 @@ void MQSchedule::PublishFileMapLocked() {
       file_map_.exchange(new FileMap(tables_), std::memory_order_acq_rel);
   if (old != nullptr)
     epoch_.Retire(const_cast<FileMap*>(old), &FileMap::Delete);
-}
-
-void MQSchedule::UnregisterLocked(uint64_t file_number) {
-  auto it = tables_.find(file_number);
-  if (it == tables_.end()) return;
-  std::shared_ptr<TableFilterGroups> groups = it->second.groups;
-  if (groups != nullptr) DetachLocked(file_number, &it->second);
-  tables_.erase(it);
-  PublishFileMapLocked();
-  // Screens that found the old map may still probe the groups.
-  if (groups != nullptr) {
+  // Screens that found the old map may still probe these groups.
+  for (std::shared_ptr<TableFilterGroups>& groups : unpublished_) {
     epoch_.Retire(new GroupsHolder{std::move(groups)}, &GroupsHolder::Delete);
   }
+  unpublished_.clear();
+}
+
+bool MQSchedule::UnregisterLocked(uint64_t file_number) {
+  auto it = tables_.find(file_number);
+  if (it == tables_.end()) return false;
+  if (it->second.groups != nullptr) {
+    DetachLocked(file_number, &it->second);
+    unpublished_.push_back(std::move(it->second.groups));
+  }
+  tables_.erase(it);
+  return true;
 }
 
 void MQSchedule::BackgroundLoop() {
@@ -790,7 +793,7 @@ bool MQSchedule::SegmentBounds(uint64_t file_number,
 
 void MQSchedule::ForgetFile(uint64_t file_number) {
   MutexLock l(&mu_);
-  UnregisterLocked(file_number);
+  if (UnregisterLocked(file_number)) PublishFileMapLocked();
   mq_.Forget(file_number);  // nothing attached is left to release
   retired_files_.erase(file_number);
   live_files_.erase(file_number);
@@ -887,17 +890,19 @@ void MQSchedule::ReportFiles(const std::vector<FileReport>& files) {
   }
   // Only files seen live before can retire: a table a compaction is still
   // writing is attached before its version reports it.
+  bool unregistered = false;
   for (uint64_t number : live_files_) {
-    if (live.count(number) == 0) RetireLocked(number);
+    if (live.count(number) == 0) unregistered |= RetireLocked(number);
   }
+  if (unregistered) PublishFileMapLocked();  // once for all of them
   live_files_.swap(live);
   files_reported_ = true;
   UpdateBudgetLocked();
 }
 
-void MQSchedule::RetireLocked(uint64_t file_number) {
+bool MQSchedule::RetireLocked(uint64_t file_number) {
   retired_files_.insert(file_number);
-  UnregisterLocked(file_number);
+  return UnregisterLocked(file_number);
 }
 
 MQSchedule::Stats MQSchedule::GetStats() const {

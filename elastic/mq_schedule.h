@@ -141,9 +141,6 @@ class MQSchedule {
   // Lock-free and O(1); drops the record when the ring is full.
   void RecordAccess(SegmentId id, bool absent);
 
-  // The domain readers of loaded units must be inside (EpochGuard).
-  EpochDomain* epoch() { return &epoch_; }
-
   // Get path: screens table `file_number` for a lookup key (compared with
   // the table's index keys) whose user key hashes to key_hash (KeyHash64).
   // Lock-free; enters the epoch for the unit probe only. Opens no file.
@@ -329,10 +326,13 @@ class MQSchedule {
   std::vector<std::vector<uint32_t>> PlanInitialUnitsLocked(
       uint64_t file_number, const std::vector<int>& target, int initial)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Publishes a new FileMap built from tables_ and retires the old one.
+  // Publishes a new FileMap built from tables_, then retires the old one
+  // and the groups unregistered since the last publication.
   void PublishFileMapLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Takes a file out of tables_ (units dropped, groups retired).
-  void UnregisterLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Takes a file out of tables_ (units dropped); its groups are retired by
+  // the next PublishFileMapLocked, which the caller must call when this
+  // returns true (the file was registered).
+  bool UnregisterLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // Unpublishes the units the MultiQueue took from victims.
   void DropVictimsLocked(const std::vector<MultiQueue::Victim>& victims)
@@ -350,8 +350,9 @@ class MQSchedule {
   // (their hotness stays until ForgetFile).
   void DetachLocked(uint64_t file_number, Attached* entry)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // A file left the live set: drops its units for good.
-  void RetireLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A file left the live set: drops its units for good. True if it was
+  // registered (see UnregisterLocked).
+  bool RetireLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Seeds a file not known yet (no-op otherwise).
   void SeedLocked(uint64_t file_number, const InheritedHotness& hotness)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -382,7 +383,9 @@ class MQSchedule {
   void AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n);
 
   const MQScheduleOptions options_;
-  EpochDomain epoch_;  // declared first: destroyed last
+  // Declared first: destroyed last. Mutable: const readers (Screen) enter
+  // it.
+  mutable EpochDomain epoch_;
   alignas(64) std::atomic<uint64_t> clock_{0};  // written by every Get
   AccessRing ring_;
   std::atomic<uint64_t> ring_drops_{0};
@@ -395,6 +398,8 @@ class MQSchedule {
 
   // Published under mu_, read lock-free inside epoch_.
   std::atomic<const FileMap*> file_map_{nullptr};
+  // Groups taken out of tables_ that the published map may still name.
+  std::vector<std::shared_ptr<TableFilterGroups>> unpublished_ GUARDED_BY(mu_);
 
   mutable port::Mutex mu_;
   port::CondVar loads_done_;  // signalled when a load ends

@@ -85,6 +85,11 @@ Status UncompressSnappy(const char* data, size_t n, BlockContents* result) {
 
 }  // namespace
 
+bool BlockChecksumMatches(const char* data, size_t n) {
+  return crc32c::Unmask(LoadFixed32(data + n + 1)) ==
+         crc32c::Value(data, n + 1);
+}
+
 Status ReadBlock(RandomAccessFile* file, const ReadOptions& options,
                  const BlockHandle& handle, BlockContents* result) {
   result->data = Slice();
@@ -113,13 +118,9 @@ Status ReadBlock(RandomAccessFile* file, const ReadOptions& options,
   // Reads for compactions, for paranoid databases and for callers that ask
   // verify every block; plain reads skip the CRC as LevelDB does (snappy still
   // rejects most damaged compressed blocks).
-  if (options.verify_checksums) {
-    const uint32_t stored = crc32c::Unmask(LoadFixed32(data + n + 1));
-    const uint32_t actual = crc32c::Value(data, n + 1);
-    if (stored != actual) {
-      delete[] buf;
-      return Status::Corruption("block checksum mismatch");
-    }
+  if (options.verify_checksums && !BlockChecksumMatches(data, n)) {
+    delete[] buf;
+    return Status::Corruption("block checksum mismatch");
   }
 
   switch (static_cast<unsigned char>(data[n])) {
@@ -149,8 +150,7 @@ Status ParseBlock(const char* raw, size_t n, BlockContents* result) {
   result->data = Slice();
   result->cachable = false;
   result->heap_allocated = false;
-  const uint32_t stored = crc32c::Unmask(LoadFixed32(raw + n + 1));
-  if (crc32c::Value(raw, n + 1) != stored) {
+  if (!BlockChecksumMatches(raw, n)) {
     return Status::Corruption("block checksum mismatch");
   }
   switch (static_cast<unsigned char>(raw[n])) {

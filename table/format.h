@@ -75,6 +75,10 @@ struct BlockContents {
 Status ReadBlock(RandomAccessFile* file, const ReadOptions& options,
                  const BlockHandle& handle, BlockContents* result);
 
+// True if the trailer after the n bytes at data (type byte, masked CRC32C)
+// holds the CRC of those bytes and the type byte.
+bool BlockChecksumMatches(const char* data, size_t n);
+
 // The block whose n bytes and trailer are at raw[0, n + kBlockTrailerSize),
 // already in memory (read as part of a larger span): checks its CRC always
 // and sets *result to a heap copy, uncompressed.

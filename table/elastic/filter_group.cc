@@ -8,7 +8,6 @@
 #include "leveldb/options.h"
 #include "table/elastic/elastic_filter_policy.h"
 #include "util/coding.h"
-#include "util/crc32c.h"
 #include "util/epoch.h"
 #include "util/mutexlock.h"
 
@@ -361,8 +360,7 @@ Status TableFilterGroups::VerifyUnit(uint32_t segment, const char* raw,
   if (static_cast<unsigned char>(raw[n]) != kNoCompression) {
     return Status::Corruption("filter unit has a bad block type");
   }
-  const uint32_t stored = crc32c::Unmask(LoadFixed32(raw + n + 1));
-  if (crc32c::Value(raw, n + 1) != stored) {
+  if (!BlockChecksumMatches(raw, n)) {
     return Status::Corruption("filter unit checksum mismatch");
   }
   if (out->words == nullptr || out->size != n) {

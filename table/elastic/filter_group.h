@@ -246,9 +246,6 @@ class TableFilterGroups {
   SegmentLocator* mutable_locator() { return &locator_; }
   uint32_t num_segments() const { return index_.num_segments(); }
   int units_per_segment() const { return index_.units_per_segment(); }
-  uint32_t SegmentOf(uint64_t block_offset) const {
-    return index_.SegmentOf(block_offset);
-  }
 
   // Probes the loaded units of `segment` (< num_segments()) in order with a
   // key's KeyHash64. Returns false only if a unit rules the key out.
