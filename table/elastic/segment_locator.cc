@@ -122,34 +122,34 @@ void SegmentLocator::UseOrderPrefixes(bool internal_keys) {
 bool SegmentLocator::Find(const Slice& key, uint32_t* segment,
                           EntryRange* range) const {
   // First entry whose key is >= key. With prefixes, the shared prefix
-  // alone places the key before every entry, or after every entry but
-  // perhaps the last, and integers decide most steps of the search.
+  // alone places the key before every entry, after every entry but perhaps
+  // the last, or among the entries that share it, where integers decide
+  // the search and the comparator only breaks ties.
   size_t lo = 0;
   size_t hi = ends_.size();
   uint64_t prefix = 0;
-  // Entry `exact` is compared with the comparator only (none: hi).
-  size_t exact = hi;
-  const bool prefixed =
-      !prefixes_.empty() && (!internal_keys_ || key.size() >= kTagSize);
-  if (prefixed) {
+  bool by_prefix = false;
+  if (!prefixes_.empty() && (!internal_keys_ || key.size() >= kTagSize)) {
     Slice user = UserPart(key, internal_keys_);
     const size_t n = std::min(user.size(), shared_.size());
     const int order = std::memcmp(user.data(), shared_.data(), n);
-    if (!last_shares_) exact = hi - 1;
     if (order > 0) {
       lo = hi - 1;  // after every entry but perhaps the last
-      exact = lo;
     } else if (order < 0 || user.size() < shared_.size()) {
       hi = lo;  // before every entry
     } else {
       user.remove_prefix(shared_.size());
       prefix = OrderPrefix(user);
+      by_prefix = true;
+      // A last key that does not share the prefix sorts after every key
+      // that does, this one included: the search ends at it at the latest.
+      if (!last_shares_) --hi;
     }
   }
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
     bool below;
-    if (prefixed && mid != exact && prefixes_[mid] != prefix) {
+    if (by_prefix && prefixes_[mid] != prefix) {
       below = prefixes_[mid] < prefix;
     } else {
       below = cmp_->Compare(KeyAt(mid), key) < 0;
