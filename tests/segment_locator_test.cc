@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "db/dbformat.h"
 #include "gtest/gtest.h"
 #include "leveldb/comparator.h"
 #include "leveldb/elastic_filter.h"
@@ -30,12 +31,14 @@ class SegmentLocatorTest : public testing::Test {
     BuildTableOf(test::MakeEntries(n, 40), segment_bytes);
   }
 
-  // The same with given entries (sorted bytewise).
-  void BuildTableOf(test::KVVector kvs, size_t segment_bytes) {
+  // The same with given entries (sorted by `cmp`).
+  void BuildTableOf(test::KVVector kvs, size_t segment_bytes,
+                    const Comparator* cmp = BytewiseComparator()) {
     ElasticFilterOptions eo;
     eo.segment_bytes = segment_bytes;
     policy_.reset(NewElasticFilterPolicy(eo));
     Options options;
+    options.comparator = cmp;
     options.block_size = 1024;
     options.filter_policy = policy_.get();
     kvs_ = std::move(kvs);
@@ -53,8 +56,9 @@ class SegmentLocatorTest : public testing::Test {
   }
 
   // The segment an index seek gives, or -1 past the last entry.
-  int SegmentByIndex(const std::string& key) const {
-    BlockIterator it(BytewiseComparator(), index_block_.get());
+  int SegmentByIndex(const std::string& key,
+                     const Comparator* cmp = BytewiseComparator()) const {
+    BlockIterator it(cmp, index_block_.get());
     it.Seek(key);
     if (!it.Valid()) return -1;
     Slice v = it.value();
@@ -194,6 +198,51 @@ TEST_F(SegmentLocatorTest, OrderPrefixesAgreeWithTheIndexForEveryKey) {
   }
   for (const char* key : {"", "a", "k", "k0", "l", "z"}) {
     ASSERT_EQ(SegmentByIndex(key), SegmentByLocator(usual, key)) << key;
+  }
+}
+
+TEST_F(SegmentLocatorTest, OrderPrefixesOfInternalKeysAgreeWithTheIndex) {
+  // Internal keys: user keys of every length from 0 to 12 bytes after a
+  // shared prefix, so the integer prefix of a lookup key is read both
+  // whole and masked (its tag follows the user part).
+  const InternalKeyComparator icmp(BytewiseComparator());
+  std::vector<std::string> users;
+  for (int i = 0; i < 4000; ++i) {
+    std::string user = "tenant/";
+    const int extra = i % 13;
+    uint64_t bits = static_cast<uint64_t>(i + 1) * 0x9E3779B97F4A7C15ull;
+    for (int j = 0; j < extra; ++j) {
+      user.push_back(static_cast<char>('a' + bits % 26));
+      bits /= 26;
+    }
+    users.push_back(user);
+  }
+  std::sort(users.begin(), users.end());
+  users.erase(std::unique(users.begin(), users.end()), users.end());
+  test::KVVector kvs;
+  for (size_t i = 0; i < users.size(); ++i) {
+    InternalKey ikey(users[i], 100 + i, kTypeValue);
+    kvs.emplace_back(ikey.Encode().ToString(), std::string(40, 'v'));
+  }
+  BuildTableOf(kvs, 2 * 1024, &icmp);
+  ASSERT_GT(index_.num_segments(), 10u);
+  SegmentLocator prefixed;
+  ASSERT_TRUE(prefixed.Build(&icmp, index_block_.get(), index_).ok());
+  prefixed.UseOrderPrefixes(/*internal_keys=*/true);
+  std::vector<std::string> lookups = {
+      "", "t", "tenant", "tenant/", "tenant/zzzzzzzzzzzzzz", "u"};
+  for (const std::string& user : users) {
+    lookups.push_back(user);
+    lookups.push_back(user + "a");
+    if (!user.empty()) lookups.push_back(user.substr(0, user.size() - 1));
+  }
+  for (const std::string& user : lookups) {
+    const std::string key =
+        InternalKey(user, kMaxSequenceNumber, kValueTypeForSeek)
+            .Encode()
+            .ToString();
+    ASSERT_EQ(SegmentByIndex(key, &icmp), SegmentByLocator(prefixed, key))
+        << user;
   }
 }
 
