@@ -9,7 +9,7 @@
 #include "leveldb/slice.h"
 #include "table/elastic/filter_unit.h"
 #include "table/elastic/limits.h"
-#include "table/internal_filter_policy.h"
+#include "table/table_filter_setup.h"
 #include "util/hash64.h"
 
 namespace leveldb {
@@ -118,19 +118,11 @@ bool ElasticFilterPolicy::SegmentComplete(uint64_t keys,
 
 const ElasticFilterPolicy* AsElasticPolicy(const FilterPolicy* policy,
                                            bool* strips_internal_suffix) {
-  if (strips_internal_suffix != nullptr) *strips_internal_suffix = false;
-  if (policy == nullptr) return nullptr;
-  if (auto* elastic = dynamic_cast<const ElasticFilterPolicy*>(policy)) {
-    return elastic;
+  const TableFilterSetup setup = ResolveTableFilter(policy);
+  if (strips_internal_suffix != nullptr) {
+    *strips_internal_suffix = setup.elastic != nullptr && setup.internal_keys;
   }
-  auto* wrapper = dynamic_cast<const InternalFilterPolicy*>(policy);
-  if (wrapper == nullptr) return nullptr;
-  auto* elastic =
-      dynamic_cast<const ElasticFilterPolicy*>(wrapper->user_policy());
-  if (elastic != nullptr && strips_internal_suffix != nullptr) {
-    *strips_internal_suffix = true;
-  }
-  return elastic;
+  return setup.elastic;
 }
 
 }  // namespace leveldb

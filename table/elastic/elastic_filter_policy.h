@@ -59,6 +59,8 @@ bool FindElasticOptionProblem(const ElasticFilterOptions& options,
 // policy (or nullptr). *strips_internal_suffix (if not null) is set to true
 // exactly when the policy is wrapped, i.e. when the keys handed to the table
 // are internal keys whose 8-byte trailer must be removed before hashing.
+// A shorthand for ResolveTableFilter (table/table_filter_setup.h), for
+// checks made once, e.g. when a DB opens; tables take the resolved setup.
 const ElasticFilterPolicy* AsElasticPolicy(const FilterPolicy* policy,
                                            bool* strips_internal_suffix);
 
