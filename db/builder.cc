@@ -10,16 +10,18 @@
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
 #include "leveldb/table_builder.h"
+#include "table/table_builder_access.h"
 
 namespace leveldb {
 
 namespace {
 
 // Streams every entry of iter (already positioned on its first entry) into
-// a new table at fname and records the key range and size in *meta.
+// a new table at fname, filtered as `filter` says, and records the key
+// range and size in *meta.
 Status WriteTableFile(const std::string& fname, Env* env,
-                      const Options& options, Iterator* iter,
-                      FileMetaData* meta) {
+                      const Options& options, const TableFilterSetup& filter,
+                      Iterator* iter, FileMetaData* meta) {
   WritableFile* raw_file = nullptr;
   Status s = env->NewWritableFile(fname, &raw_file);
   if (!s.ok()) {
@@ -27,19 +29,20 @@ Status WriteTableFile(const std::string& fname, Env* env,
   }
   std::unique_ptr<WritableFile> file(raw_file);
 
-  TableBuilder builder(options, file.get());
+  std::unique_ptr<TableBuilder> builder =
+      ElasticTableBuilderAccess::NewBuilder(options, filter, file.get());
   meta->smallest.DecodeFrom(iter->key());
   std::string last_key;
   for (; iter->Valid(); iter->Next()) {
     const Slice key = iter->key();
     last_key.assign(key.data(), key.size());
-    builder.Add(key, iter->value());
+    builder->Add(key, iter->value());
   }
   meta->largest.DecodeFrom(last_key);
 
-  s = builder.Finish();
+  s = builder->Finish();
   if (s.ok()) {
-    meta->file_size = builder.FileSize();
+    meta->file_size = builder->FileSize();
     s = file->Sync();
   }
   if (s.ok()) {
@@ -67,7 +70,8 @@ Status BuildTable(const std::string& dbname, Env* env, const Options& options,
 
   Status s;
   if (iter->Valid()) {
-    s = WriteTableFile(fname, env, options, iter, meta);
+    s = WriteTableFile(fname, env, options, table_cache->filter_setup(), iter,
+                       meta);
     if (s.ok()) {
       s = VerifyTable(ReadOptions(), table_cache, *meta);
     }

@@ -17,9 +17,11 @@ class TableCache;
 
 // Writes every entry of *iter to the table file TableFileName(dbname,
 // meta->number) and fills meta->file_size, meta->smallest and
-// meta->largest. The file is synced, closed and then reopened through
-// table_cache to check it is readable. An empty iterator produces no file
-// (meta->file_size == 0, OK). On any error the file is removed.
+// meta->largest. Its filters follow table_cache->filter_setup() (resolved
+// from options.filter_policy when the DB opened). The file is synced,
+// closed and then reopened through table_cache to check it is readable. An
+// empty iterator produces no file (meta->file_size == 0, OK). On any error the
+// file is removed.
 Status BuildTable(const std::string& dbname, Env* env, const Options& options,
                   TableCache* table_cache, Iterator* iter, FileMetaData* meta);
 

@@ -735,7 +735,12 @@ Status DBImpl::OpenCompactionOutputFile(CompactionState* compact) {
   }
   Status s =
       env_->NewWritableFile(TableFileName(dbname_, number), &compact->outfile);
-  if (s.ok()) compact->builder = new TableBuilder(options_, compact->outfile);
+  if (s.ok()) {
+    compact->builder =
+        ElasticTableBuilderAccess::NewBuilder(
+            options_, table_cache_->filter_setup(), compact->outfile)
+            .release();
+  }
   return s;
 }
 

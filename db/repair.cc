@@ -7,6 +7,7 @@
 // written. Old MANIFESTs go to lost/ as well. Later compactions sort the
 // level-0 pile out again.
 #include <cinttypes>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "leveldb/table_builder.h"
+#include "table/table_builder_access.h"
 #include "util/logging.h"
 
 namespace leveldb {
@@ -307,14 +309,16 @@ void Repairer::SalvageTable(const std::string& src, uint64_t number) {
   Status s = env_->NewWritableFile(copy, &file);
   int entries = 0;
   if (s.ok()) {
-    TableBuilder builder(options_, file);
+    std::unique_ptr<TableBuilder> builder =
+        ElasticTableBuilderAccess::NewBuilder(
+            options_, table_cache_->filter_setup(), file);
     uint64_t size = 0;
     env_->GetFileSize(src, &size);
     // The read error is expected here; keep what came before and after it.
-    ReadEntries(number, size, &t, &builder, &entries);
-    s = builder.Finish();
+    ReadEntries(number, size, &t, builder.get(), &entries);
+    s = builder->Finish();
     if (s.ok()) {
-      t.meta.file_size = builder.FileSize();
+      t.meta.file_size = builder->FileSize();
       s = file->Sync();
     }
     if (s.ok()) s = file->Close();

@@ -1,5 +1,7 @@
 #include "db/table_cache.h"
 
+#include <memory>
+
 #include "db/dbformat.h"
 #include "db/filename.h"
 #include "db/read_context.h"
@@ -9,6 +11,7 @@
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "table/elastic/elastic_filter_policy.h"
+#include "table/table_filter_setup.h"
 #include "table/table_state.h"
 #include "util/coding.h"
 #include "util/hash64.h"
@@ -56,10 +59,11 @@ TableCache::TableCache(const std::string& dbname, const Options& options,
     : env_(options.env),
       dbname_(dbname),
       options_(options),
+      filter_setup_(ResolveTableFilter(options.filter_policy)),
       cache_(NewLRUCache(entries)),
       elastic_(elastic) {
-  const ElasticFilterPolicy* policy =
-      AsElasticPolicy(options.filter_policy, &keys_are_internal_);
+  const ElasticFilterPolicy* policy = filter_setup_.elastic;
+  keys_are_internal_ = policy != nullptr && filter_setup_.internal_keys;
   if (policy != nullptr) initial_units_ = policy->options().initial_units;
   // Segment locators may compare key prefixes as integers when user keys
   // are ordered bytewise.
@@ -70,8 +74,6 @@ TableCache::TableCache(const std::string& dbname, const Options& options,
     user_order = internal == nullptr ? nullptr : internal->user_comparator();
   }
   bytewise_keys_ = user_order == BytewiseComparator();
-  filterless_options_ = options;
-  filterless_options_.filter_policy = nullptr;
 }
 
 TableCache::~TableCache() { delete cache_; }
@@ -112,12 +114,13 @@ Status TableCache::FindTable(uint64_t file_number, uint64_t file_size,
     // its table reads no filter metadata.
     const bool screened =
         elastic_ != nullptr && elastic_->HasFilterGroups(file_number);
-    s = Table::Open(screened ? filterless_options_ : options_, file, file_size,
-                    &table);
+    std::unique_ptr<Table::Rep> rep(new Table::Rep);
+    s = OpenTableState(options_, screened ? TableFilterSetup() : filter_setup_,
+                       file, file_size, rep.get());
+    if (s.ok()) table = new Table(rep.release());
   }
   if (!s.ok()) {
     // Not cached: a later attempt may succeed once the cause is gone.
-    delete table;
     delete file;
     return s;
   }

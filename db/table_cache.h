@@ -15,6 +15,7 @@
 #include "leveldb/table.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
+#include "table/table_filter_setup.h"
 
 namespace leveldb {
 
@@ -73,6 +74,9 @@ class TableCache {
                              const Slice& largest_user_key,
                              std::vector<SegmentKeyRange>* ranges);
 
+  // How the database's tables are filtered, for building them.
+  const TableFilterSetup& filter_setup() const { return filter_setup_; }
+
   // Drops the cached Table of file_number (used once the file is deleted);
   // ElasticBF forgets the file's segments and hotness too.
   void Evict(uint64_t file_number);
@@ -90,9 +94,8 @@ class TableCache {
   Env* const env_;
   const std::string dbname_;
   const Options& options_;
-  // options_ without a filter policy: for tables the filter layer screens.
-  Options filterless_options_;
-  bool keys_are_internal_ = false;  // lookup keys carry an 8-byte suffix
+  const TableFilterSetup filter_setup_;  // of options_.filter_policy
+  bool keys_are_internal_ = false;       // lookup keys carry an 8-byte suffix
   int initial_units_ = 0;       // ElasticBF units a newly registered file loads
   bool bytewise_keys_ = false;  // user keys ordered bytewise
   Cache* cache_;

@@ -740,10 +740,9 @@ namespace {
 
 // Hotness is kept (recorded, restored, inherited) when the DB runs
 // ElasticBF with inherit_hotness on.
-bool KeepsHotness(const Options* options, const MQSchedule* elastic) {
+bool KeepsHotness(const TableCache* table_cache, const MQSchedule* elastic) {
   if (elastic == nullptr) return false;
-  const ElasticFilterPolicy* policy =
-      AsElasticPolicy(options->filter_policy, nullptr);
+  const ElasticFilterPolicy* policy = table_cache->filter_setup().elastic;
   return policy != nullptr && policy->options().inherit_hotness;
 }
 
@@ -757,7 +756,7 @@ VersionSet::VersionSet(const std::string& dbname, const Options* options,
       options_(options),
       table_cache_(table_cache),
       elastic_(elastic),
-      keeps_hotness_(KeepsHotness(options, elastic)),
+      keeps_hotness_(KeepsHotness(table_cache, elastic)),
       icmp_(*cmp),
       next_file_number_(2),
       manifest_file_number_(0),  // chosen by Recover

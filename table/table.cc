@@ -14,15 +14,13 @@
 #include "leveldb/filter_policy.h"
 #include "leveldb/options.h"
 #include "table/block.h"
-#include "table/elastic/elastic_filter_policy.h"
 #include "table/elastic/filter_group.h"
 #include "table/filter_block.h"
 #include "table/format.h"
-#include "table/internal_filter_policy.h"
+#include "table/table_filter_setup.h"
 #include "table/table_state.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
-#include "util/no_destructor.h"
 
 namespace leveldb {
 
@@ -132,20 +130,6 @@ void ReleaseCachedBlock(void* cache, void* handle) {
       reinterpret_cast<Cache::Handle*>(handle));
 }
 
-// Reads stock LevelDB's "filter.leveldb.BuiltinBloomFilter2" blocks. The
-// probe count comes from each filter, so bits_per_key does not matter here.
-const FilterPolicy* BuiltinBloom() {
-  static const FilterPolicy* const policy = NewBloomFilterPolicy(10);
-  return policy;
-}
-
-// The same for lookups with internal keys (the Bloom filter holds user
-// keys).
-const FilterPolicy* InternalBuiltinBloom() {
-  static NoDestructor<InternalFilterPolicy> policy(BuiltinBloom());
-  return policy.get();
-}
-
 constexpr char kBuiltinBloomName[] = "leveldb.BuiltinBloomFilter2";
 
 // A data block ready for reading. Either the caller owns `block` (when
@@ -157,60 +141,25 @@ struct LoadedBlock {
 
 }  // namespace
 
-Status Table::Open(const Options& options, RandomAccessFile* file,
-                   uint64_t size, Table** table) {
-  *table = nullptr;
-  if (size < Footer::kEncodedLength) {
-    return Status::Corruption("file is too short to be an sstable");
-  }
-
-  TableTail tail;
-  tail.file_size = size;
-  Status s = ExtendTail(file, size - TailGuess(size), &tail);
-  if (!s.ok()) return s;
-  Slice footer_input(tail.At(size - Footer::kEncodedLength),
-                     Footer::kEncodedLength);
-  Footer footer;
-  s = footer.DecodeFrom(&footer_input);
-  if (!s.ok()) return s;
-  // What the guess missed of the index (and of the metaindex, when a
-  // filter may be read) comes in one more read.
-  uint64_t wanted = footer.index_handle().offset();
-  if (options.filter_policy != nullptr) {
-    wanted = std::min(wanted, footer.metaindex_handle().offset());
-  }
-  if (HandleFits(footer.index_handle(), size) &&
-      HandleFits(footer.metaindex_handle(), size)) {
-    s = ExtendTail(file, wanted, &tail);
-    if (!s.ok()) return s;
-  }
-
-  BlockContents index_contents;
-  s = ReadMetadataBlock(file, size, &tail, footer.index_handle(),
-                        &index_contents);
-  if (!s.ok()) return s;
-  Block* index_block = new Block(index_contents);
-  if (!index_block->ok()) {
-    delete index_block;
-    return Status::Corruption("bad sstable index block");
-  }
-
-  Rep* rep = new Table::Rep;
-  rep->options = options;
-  rep->file = file;
-  rep->file_size = size;
-  rep->metaindex_handle = footer.metaindex_handle();
-  rep->index_block = index_block;
-  rep->cache_id =
-      (options.block_cache != nullptr) ? options.block_cache->NewId() : 0;
-  *table = new Table(rep);
-  rep->open_tail = &tail;
-  (*table)->ReadMeta(footer);
-  rep->open_tail = nullptr;
-  return Status::OK();
-}
-
 namespace {
+
+// Reads the table's filter block, named by an encoded handle, for probing
+// with table->filter_reader_policy. Problems cost the filter only.
+void ReadFilter(const Slice& filter_handle_value, TableState* table) {
+  Slice input = filter_handle_value;
+  BlockHandle handle;
+  if (!handle.DecodeFrom(&input).ok()) return;
+
+  BlockContents contents;
+  if (!ReadMetadataBlock(table->file, table->file_size, table->open_tail,
+                         handle, &contents)
+           .ok()) {
+    return;
+  }
+  if (contents.heap_allocated) table->filter_data = contents.data.data();
+  table->filter =
+      new FilterBlockReader(table->filter_reader_policy, contents.data);
+}
 
 // ElasticBF: reads the table's elastic index and builds its filter groups
 // and segment locator into table->groups. Problems cost the filters only.
@@ -248,16 +197,16 @@ void ReadElasticIndex(TableState* table, const Slice& index_handle_value) {
   table->groups = std::move(groups);
 }
 
-}  // namespace
-
-void Table::ReadMeta(const Footer& footer) {
-  // Without a policy there is nothing to look for. Problems with the
-  // metaindex only cost the filter, never the table.
-  const FilterPolicy* policy = rep_->options.filter_policy;
-  if (policy == nullptr) return;
+// Finds the table's filter through the metaindex: ElasticBF's filter
+// groups, else a filter block of the configured policy, else one of stock
+// LevelDB's Bloom filter. Problems with the metaindex only cost the
+// filter, never the table.
+void ReadMeta(const Footer& footer, const TableFilterSetup& filter,
+              TableState* table) {
+  if (filter.policy == nullptr) return;  // nothing to look for
 
   BlockContents contents;
-  if (!ReadMetadataBlock(rep_->file, rep_->file_size, rep_->open_tail,
+  if (!ReadMetadataBlock(table->file, table->file_size, table->open_tail,
                          footer.metaindex_handle(), &contents)
            .ok()) {
     return;
@@ -269,43 +218,84 @@ void Table::ReadMeta(const Footer& footer) {
     return iter.Valid() && iter.key() == Slice(name);
   };
 
-  if (AsElasticPolicy(policy, nullptr) != nullptr &&
-      find(kElasticIndexBlockName)) {
-    ReadElasticIndex(rep_, iter.value());
-    if (rep_->groups != nullptr) return;
+  if (filter.elastic != nullptr && find(kElasticIndexBlockName)) {
+    ReadElasticIndex(table, iter.value());
+    if (table->groups != nullptr) return;
   }
 
-  const std::string own_name = std::string("filter.") + policy->Name();
-  if (find(own_name)) {
-    rep_->filter_reader_policy = policy;
-    ReadFilter(iter.value());
+  if (find(std::string("filter.") + filter.policy->Name())) {
+    table->filter_reader_policy = filter.policy;
+    ReadFilter(iter.value(), table);
     return;
   }
   // Tables written by stock LevelDB keep their Bloom filters under any
   // other configured policy, until compaction rewrites them.
   if (find(std::string("filter.") + kBuiltinBloomName)) {
-    const bool internal_keys =
-        dynamic_cast<const InternalFilterPolicy*>(policy) != nullptr;
-    rep_->filter_reader_policy =
-        internal_keys ? InternalBuiltinBloom() : BuiltinBloom();
-    ReadFilter(iter.value());
+    table->filter_reader_policy = filter.builtin_bloom;
+    ReadFilter(iter.value(), table);
   }
 }
 
-void Table::ReadFilter(const Slice& filter_handle_value) {
-  Slice input = filter_handle_value;
-  BlockHandle handle;
-  if (!handle.DecodeFrom(&input).ok()) return;
+}  // namespace
 
-  BlockContents contents;
-  if (!ReadMetadataBlock(rep_->file, rep_->file_size, rep_->open_tail, handle,
-                         &contents)
-           .ok()) {
-    return;
+Status OpenTableState(const Options& options, const TableFilterSetup& filter,
+                      RandomAccessFile* file, uint64_t size,
+                      TableState* table) {
+  if (size < Footer::kEncodedLength) {
+    return Status::Corruption("file is too short to be an sstable");
   }
-  if (contents.heap_allocated) rep_->filter_data = contents.data.data();
-  rep_->filter =
-      new FilterBlockReader(rep_->filter_reader_policy, contents.data);
+
+  TableTail tail;
+  tail.file_size = size;
+  Status s = ExtendTail(file, size - TailGuess(size), &tail);
+  if (!s.ok()) return s;
+  Slice footer_input(tail.At(size - Footer::kEncodedLength),
+                     Footer::kEncodedLength);
+  Footer footer;
+  s = footer.DecodeFrom(&footer_input);
+  if (!s.ok()) return s;
+  // What the guess missed of the index (and of the metaindex, when a
+  // filter may be read) comes in one more read.
+  uint64_t wanted = footer.index_handle().offset();
+  if (filter.policy != nullptr) {
+    wanted = std::min(wanted, footer.metaindex_handle().offset());
+  }
+  if (HandleFits(footer.index_handle(), size) &&
+      HandleFits(footer.metaindex_handle(), size)) {
+    s = ExtendTail(file, wanted, &tail);
+    if (!s.ok()) return s;
+  }
+
+  BlockContents index_contents;
+  s = ReadMetadataBlock(file, size, &tail, footer.index_handle(),
+                        &index_contents);
+  if (!s.ok()) return s;
+  std::unique_ptr<Block> index_block(new Block(index_contents));
+  if (!index_block->ok()) {
+    return Status::Corruption("bad sstable index block");
+  }
+
+  table->options = options;
+  table->file = file;
+  table->file_size = size;
+  table->metaindex_handle = footer.metaindex_handle();
+  table->index_block = index_block.release();
+  table->cache_id =
+      (options.block_cache != nullptr) ? options.block_cache->NewId() : 0;
+  table->open_tail = &tail;
+  ReadMeta(footer, filter, table);
+  table->open_tail = nullptr;
+  return Status::OK();
+}
+
+Status Table::Open(const Options& options, RandomAccessFile* file,
+                   uint64_t size, Table** table) {
+  *table = nullptr;
+  auto rep = std::make_unique<Rep>();
+  Status s = OpenTableState(options, ResolveTableFilter(options.filter_policy),
+                            file, size, rep.get());
+  if (s.ok()) *table = new Table(rep.release());
+  return s;
 }
 
 Table::~Table() { delete rep_; }

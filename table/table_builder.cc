@@ -1,5 +1,6 @@
 #include "leveldb/table_builder.h"
 
+#include <memory>
 #include <string>
 
 #include "leveldb/comparator.h"
@@ -8,41 +9,35 @@
 #include "leveldb/options.h"
 #include "port/port.h"
 #include "table/block_builder.h"
-#include "table/elastic/elastic_filter_policy.h"
 #include "table/elastic/filter_group.h"
 #include "table/filter_block.h"
 #include "table/format.h"
 #include "table/table_builder_access.h"
+#include "table/table_filter_setup.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
 
 namespace leveldb {
 
-namespace {
-
-// ElasticBF tables get filter groups instead of a standard filter block.
-FilterGroupBuilder* NewElasticBuilder(const FilterPolicy* policy) {
-  bool strip_suffix = false;
-  const ElasticFilterPolicy* elastic = AsElasticPolicy(policy, &strip_suffix);
-  return elastic == nullptr ? nullptr
-                            : new FilterGroupBuilder(elastic, strip_suffix);
-}
-
-}  // namespace
-
 struct TableBuilder::Rep {
-  Rep(const Options& opt, WritableFile* f)
+  Rep(const Options& opt, const TableFilterSetup& filter, WritableFile* f)
       : options(opt),
         index_block_options(opt),
         file(f),
         data_block(&options),
         index_block(&index_block_options),
-        filter_groups(NewElasticBuilder(opt.filter_policy)),
-        filter_block(opt.filter_policy == nullptr || filter_groups != nullptr
+        filter_policy(filter.policy),
+        // ElasticBF tables get filter groups instead of a filter block.
+        filter_groups(
+            filter.elastic == nullptr
+                ? nullptr
+                : new FilterGroupBuilder(filter.elastic, filter.internal_keys)),
+        filter_block(filter.policy == nullptr || filter.elastic != nullptr
                          ? nullptr
-                         : new FilterBlockBuilder(opt.filter_policy)) {
+                         : new FilterBlockBuilder(filter.policy)) {
     // Index lookups binary-search every entry, so no prefix compression.
     index_block_options.block_restart_interval = 1;
+    if (filter_block != nullptr) filter_block->StartBlock(0);
   }
 
   ~Rep() {
@@ -59,7 +54,10 @@ struct TableBuilder::Rep {
   BlockBuilder index_block;
   std::string last_key;
   int64_t num_entries = 0;
-  bool closed = false;                      // after Finish() or Abandon()
+  bool closed = false;  // after Finish() or Abandon()
+  // The policy the filters are built with (null: no filter). Fixed at
+  // construction, like the builders below.
+  const FilterPolicy* const filter_policy;
   FilterGroupBuilder* const filter_groups;  // ElasticBF policy only
   FilterBlockBuilder* const filter_block;   // other policies
 
@@ -73,9 +71,7 @@ struct TableBuilder::Rep {
 };
 
 TableBuilder::TableBuilder(const Options& options, WritableFile* file)
-    : rep_(new Rep(options, file)) {
-  if (rep_->filter_block != nullptr) rep_->filter_block->StartBlock(0);
-}
+    : rep_(new Rep(options, ResolveTableFilter(options.filter_policy), file)) {}
 
 TableBuilder::~TableBuilder() { delete rep_; }
 
@@ -209,7 +205,7 @@ Status TableBuilder::Finish() {
     }
     if (r->filter_block != nullptr) {
       std::string name = "filter.";
-      name.append(r->options.filter_policy->Name());
+      name.append(r->filter_policy->Name());
       std::string encoded_handle;
       filter_handle.EncodeTo(&encoded_handle);
       metaindex.Add(Slice(name), Slice(encoded_handle));
@@ -249,6 +245,20 @@ uint64_t TableBuilder::NumEntries() const {
 }
 
 uint64_t TableBuilder::FileSize() const { return rep_->offset; }
+
+std::unique_ptr<TableBuilder> ElasticTableBuilderAccess::NewBuilder(
+    const Options& options, const TableFilterSetup& filter,
+    WritableFile* file) {
+  // The only constructor resolves the filter from the options' policy.
+  // Without a policy there is nothing to resolve; the Rep it made is then
+  // replaced by one with the caller's setup.
+  Options unfiltered = options;
+  unfiltered.filter_policy = nullptr;
+  std::unique_ptr<TableBuilder> builder(new TableBuilder(unfiltered, file));
+  delete builder->rep_;
+  builder->rep_ = new TableBuilder::Rep(options, filter, file);
+  return builder;
+}
 
 const std::vector<SegmentKeyRange>* ElasticTableBuilderAccess::SegmentRanges(
     const TableBuilder& builder) {

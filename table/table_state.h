@@ -1,9 +1,9 @@
 // The parts of an open table, and one point lookup in it.
 //
 // Table::Rep extends TableState, so the DB's table cache (a friend of
-// Table) can hand an open table's state to the table layer's functions
-// without include/leveldb/table.h declaring anything beyond LevelDB 1.23's
-// members.
+// Table) can open a table with a filter setup it resolved once, and hand an
+// open table's state to the table layer's functions, without
+// include/leveldb/table.h declaring anything beyond LevelDB 1.23's members.
 #ifndef STORAGE_LEVELDB_TABLE_TABLE_STATE_H_
 #define STORAGE_LEVELDB_TABLE_TABLE_STATE_H_
 
@@ -22,6 +22,7 @@ class Block;
 class FilterBlockReader;
 class FilterPolicy;
 class RandomAccessFile;
+struct TableFilterSetup;
 struct TableTail;
 
 struct TableState {
@@ -51,6 +52,14 @@ struct TableState {
 };
 
 struct Table::Rep : public TableState {};
+
+// Reads the index and metadata of the table in the first `file_size` bytes
+// of *file into *table (a new Table::Rep), with the filters `filter` asks
+// for: what Table::Open does after resolving the filter setup from
+// options.filter_policy. On error, *table is only fit for deleting.
+Status OpenTableState(const Options& options, const TableFilterSetup& filter,
+                      RandomAccessFile* file, uint64_t file_size,
+                      TableState* table);
 
 // What one point lookup in a table did.
 struct TableProbe {

@@ -1,6 +1,7 @@
 // ElasticBF through the DB: option validation in DB::Open, ordinary reads
 // and writes with elastic tables, filters actually saving data-block reads,
-// tables of both formats in one database, the memory budget under load
+// tables of both formats in one database, tables the DB builds equal to
+// those a standalone TableBuilder writes, the memory budget under load
 // (and a budget too large for 64 bits), corrupt filter units, hotness
 // across table-cache evictions, and failed hotness checkpoints (writes go
 // on, a new MANIFEST is started, a crash right after recovers).
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "db/db_impl.h"
+#include "db/dbformat.h"
 #include "db/filename.h"
 #include "db/log_reader.h"
 #include "db/version_edit.h"
@@ -30,6 +32,8 @@
 #include "leveldb/filter_policy.h"
 #include "leveldb/io_stats.h"
 #include "leveldb/iterator.h"
+#include "leveldb/table.h"
+#include "leveldb/table_builder.h"
 #include "leveldb/write_batch.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
@@ -37,6 +41,7 @@
 #include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/manifest_fault_env.h"
+#include "tests/table_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/mutexlock.h"
 
@@ -148,6 +153,37 @@ class ElasticDBTest : public test::DBTestBase<testing::Test> {
     std::set<std::string> names;
     for (const auto& e : entries) names.insert(e.first);
     return names;
+  }
+
+  // Rebuilds every table of the database with a standalone TableBuilder,
+  // under the table options the DB derives from `options`, and expects
+  // the same bytes.
+  void ExpectStandaloneTablesMatch(const Options& options) {
+    const InternalKeyComparator icmp(options.comparator);
+    const InternalFilterPolicy ipolicy(options.filter_policy);
+    Options table_options = options;
+    table_options.comparator = &icmp;
+    table_options.filter_policy =
+        options.filter_policy == nullptr ? nullptr : &ipolicy;
+    const std::set<uint64_t> tables = TableFiles();
+    ASSERT_FALSE(tables.empty());
+    for (uint64_t number : tables) {
+      const std::string bytes = ReadFile(TableFileName(dbname_, number));
+      test::StringSource source(bytes);
+      Table* raw = nullptr;
+      ASSERT_TRUE(Table::Open(table_options, &source, bytes.size(), &raw).ok());
+      std::unique_ptr<Table> table(raw);
+      test::StringSink sink;
+      TableBuilder builder(table_options, &sink);
+      std::unique_ptr<Iterator> it(table->NewIterator(ReadOptions()));
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        builder.Add(it->key(), it->value());
+      }
+      ASSERT_TRUE(it->status().ok());
+      ASSERT_TRUE(builder.Finish().ok());
+      EXPECT_GT(builder.NumEntries(), 0u);
+      EXPECT_TRUE(bytes == sink.contents()) << "table " << number;
+    }
   }
 
   // Name -> contents of every file in the directory.
@@ -573,6 +609,30 @@ TEST_F(ElasticDBTest, ElasticTablesReadWithoutFiltersOrWithBloom) {
   // And back to ElasticBF: the Bloom tables keep working.
   Open(elastic);
   for (int i = 0; i < 7000; i += 3) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+}
+
+// ---------------------------------------------------------------------------
+// Tables the DB builds (with the filter setup it resolved when it opened)
+// hold the bytes a standalone TableBuilder writes for the same entries.
+
+TEST_F(ElasticDBTest, DBTablesMatchStandaloneTables) {
+  ElasticFilterOptions eo;
+  eo.segment_bytes = 16 << 10;  // several segments per table
+  const Options configs[] = {BaseOptions(), BloomOptions(10),
+                             ElasticOptions(eo)};
+  for (const Options& options : configs) {
+    SCOPED_TRACE(options.filter_policy == nullptr
+                     ? "no policy"
+                     : options.filter_policy->Name());
+    Close();
+    ASSERT_TRUE(DestroyDB(dbname_, options).ok());
+    Open(options);
+    Fill(0, 5000);
+    ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());  // BuildTable
+    ExpectStandaloneTablesMatch(options);
+    RewriteAllTables();  // compaction outputs
+    ExpectStandaloneTablesMatch(options);
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "leveldb/cache.h"
 #include "leveldb/comparator.h"
+#include "leveldb/elastic_filter.h"
 #include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/iterator.h"
@@ -20,7 +21,11 @@
 #include "port/port.h"
 #include "table/block.h"
 #include "table/block_builder.h"
+#include "table/filter_block.h"
 #include "table/format.h"
+#include "table/table_builder_access.h"
+#include "table/table_filter_setup.h"
+#include "table/table_state.h"
 #include "tests/table_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/coding.h"
@@ -938,6 +943,96 @@ int ReadsToOpen(const Options& options, const std::string& bytes,
   return reads;
 }
 
+// A filter policy of the user's own: a filter holds every key.
+class KeyListPolicy : public FilterPolicy {
+ public:
+  const char* Name() const override { return "test.KeyList"; }
+  void CreateFilter(const Slice* keys, int n, std::string* dst) const override {
+    for (int i = 0; i < n; ++i) {
+      dst->append(keys[i].data(), keys[i].size());
+      dst->push_back('\0');
+    }
+  }
+  bool KeyMayMatch(const Slice& key, const Slice& filter) const override {
+    const std::string wanted = key.ToString() + '\0';
+    return filter.ToString().find(wanted) != std::string::npos;
+  }
+};
+
+// The bytes of a table of `n` keys from `builder`, which it finishes.
+std::string FillAndFinish(TableBuilder* builder, const StringSink& sink,
+                          int n) {
+  char key[32];
+  for (int i = 0; i < n; ++i) {
+    std::snprintf(key, sizeof(key), "key%08d", i);
+    builder->Add(key, std::string(100, static_cast<char>('a' + i % 26)));
+  }
+  EXPECT_TRUE(builder->Finish().ok());
+  return sink.contents();
+}
+
+TEST(TableBuilderTest, ResolvedSetupWritesWhatThePublicBuilderWrites) {
+  std::unique_ptr<const FilterPolicy> bloom(NewBloomFilterPolicy(10));
+  std::unique_ptr<const FilterPolicy> elastic(
+      NewElasticFilterPolicy(ElasticFilterOptions()));
+  KeyListPolicy user;
+  for (const FilterPolicy* policy :
+       {static_cast<const FilterPolicy*>(nullptr), bloom.get(),
+        static_cast<const FilterPolicy*>(&user), elastic.get()}) {
+    Options options;
+    options.filter_policy = policy;
+    StringSink public_sink;
+    TableBuilder public_builder(options, &public_sink);
+    const std::string expected =
+        FillAndFinish(&public_builder, public_sink, 3000);
+    StringSink sink;
+    std::unique_ptr<TableBuilder> builder =
+        ElasticTableBuilderAccess::NewBuilder(
+            options, ResolveTableFilter(policy), &sink);
+    EXPECT_EQ(expected, FillAndFinish(builder.get(), sink, 3000))
+        << (policy == nullptr ? "no policy" : policy->Name());
+  }
+}
+
+TEST(TableBuilderTest, ResolvedSetupDecidesTheFilters) {
+  // The builder follows the setup it is given, not the options' policy.
+  std::unique_ptr<const FilterPolicy> bloom(NewBloomFilterPolicy(10));
+  Options options;
+  options.filter_policy = bloom.get();
+  StringSink sink;
+  std::unique_ptr<TableBuilder> builder =
+      ElasticTableBuilderAccess::NewBuilder(options, TableFilterSetup(), &sink);
+  const std::string bytes = FillAndFinish(builder.get(), sink, 500);
+  Options plain;
+  EXPECT_EQ(TableBytes(plain, 500), bytes);
+  EXPECT_EQ(std::string::npos, bytes.find("filter.leveldb"));
+}
+
+TEST(TableBuilderTest, FilterPolicyIsFixedAtConstruction) {
+  // The filter block is named after the policy that built it, even when
+  // ChangeOptions drops the policy half-way.
+  std::unique_ptr<const FilterPolicy> bloom(NewBloomFilterPolicy(10));
+  Options options;
+  options.filter_policy = bloom.get();
+  StringSink sink;
+  TableBuilder builder(options, &sink);
+  builder.Add("a", "1");
+  Options changed = options;
+  changed.filter_policy = nullptr;
+  ASSERT_TRUE(builder.ChangeOptions(changed).ok());
+  builder.Add("b", "2");
+  ASSERT_TRUE(builder.Finish().ok());
+
+  StringSink expected_sink;
+  TableBuilder expected(options, &expected_sink);
+  expected.Add("a", "1");
+  expected.Add("b", "2");
+  ASSERT_TRUE(expected.Finish().ok());
+  EXPECT_EQ(expected_sink.contents(), sink.contents());
+  EXPECT_NE(std::string::npos,
+            sink.contents().find("filter.leveldb.BuiltinBloomFilter2"));
+}
+
 TEST(TableOpenTest, FooterIndexAndFilterComeInOneRead) {
   Options options;
   options.compression = kNoCompression;
@@ -962,6 +1057,35 @@ TEST(TableOpenTest, AnIndexLargerThanTheFirstReadTakesOneMore) {
   ASSERT_GT(bytes.size() - footer.index_handle().offset(), 16u << 10);
   EXPECT_EQ(2, ReadsToOpen(options, bytes));
   EXPECT_EQ(2, ReadsToOpen(options, bytes, /*mapped=*/true));
+}
+
+TEST(TableOpenTest, ResolvedSetupDecidesWhatIsRead) {
+  std::unique_ptr<const FilterPolicy> bloom(NewBloomFilterPolicy(10));
+  Options options;
+  options.filter_policy = bloom.get();
+  options.compression = kNoCompression;
+  const std::string bytes = TableBytes(options, 2000);
+  const int public_reads = ReadsToOpen(options, bytes);
+
+  // With the setup of the options' policy: the same reads and a filter.
+  StringSource source(bytes);
+  TableState state;
+  ASSERT_TRUE(OpenTableState(options, ResolveTableFilter(bloom.get()), &source,
+                             bytes.size(), &state)
+                  .ok());
+  EXPECT_EQ(public_reads, source.reads());
+  ASSERT_NE(nullptr, state.filter);
+  EXPECT_EQ(bloom.get(), state.filter_reader_policy);
+  EXPECT_TRUE(state.filter->KeyMayMatch(0, "key00000000"));
+
+  // With no filter asked for, the options' policy is not looked at.
+  StringSource unfiltered_source(bytes);
+  TableState unfiltered;
+  ASSERT_TRUE(OpenTableState(options, TableFilterSetup(), &unfiltered_source,
+                             bytes.size(), &unfiltered)
+                  .ok());
+  EXPECT_EQ(nullptr, unfiltered.filter);
+  EXPECT_EQ(nullptr, unfiltered.filter_reader_policy);
 }
 
 TEST(TableOpenTest, DamagedIndexInTheTailIsCorruption) {

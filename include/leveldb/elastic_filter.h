@@ -1,7 +1,7 @@
 // ElasticBF: elastic Bloom filters for point lookups.
 //
-// Instead of one filter per table, every table is cut into segments (runs of
-// consecutive data blocks) and every segment gets a filter group: several
+// Instead of one filter per table, every table is cut into segments (see
+// segment_bytes below) and every segment gets a filter group: several
 // small, independent Bloom filters ("filter units") stored on disk. Only as
 // many units per segment as that segment's hotness deserves are kept in
 // memory, and the split is adjusted at run time under a fixed memory budget,
@@ -53,9 +53,12 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // when a table is written.
   int units_per_segment = 6;
 
-  // Data bytes per segment; 0 (the default) picks the segment size so that
-  // one unit fills about one 4 KiB page (4096 * 8 / bits_per_unit keys).
-  // Otherwise at least 1024. Smaller segments track hotness more precisely
+  // Data bytes per segment: 0 (the default) or at least 1024. A segment is
+  // a run of consecutive data blocks of one table whose keys share one
+  // filter group. While a table is written, its segment is closed at the
+  // first data-block boundary at which it holds segment_bytes bytes of data
+  // blocks or, with 0, 4096 * 8 / bits_per_unit keys (one unit then fills
+  // about one 4 KiB page). Smaller segments track hotness more precisely
   // but cost more bookkeeping memory and smaller, less efficient unit reads.
   size_t segment_bytes = 0;
 

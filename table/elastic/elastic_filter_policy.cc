@@ -9,7 +9,8 @@
 #include "leveldb/slice.h"
 #include "table/elastic/filter_unit.h"
 #include "table/elastic/limits.h"
-#include "table/internal_filter_policy.h"
+#include "table/elastic/segment.h"
+#include "table/table_filter_setup.h"
 #include "util/hash64.h"
 
 namespace leveldb {
@@ -17,8 +18,6 @@ namespace leveldb {
 namespace {
 
 constexpr size_t kMinSegmentBytes = 1024;
-// One unit should fill about one page of this many bytes.
-constexpr int kUnitPageBytes = 4096;
 
 std::string DoubleString(double v) {
   char buf[32];
@@ -107,7 +106,7 @@ int ElasticFilterPolicy::keys_per_segment() const {
   if (options_.segment_bytes != 0) return 0;
   const int bits =
       std::clamp(options_.bits_per_unit, 1, kMaxElasticBitsPerUnit);
-  return kUnitPageBytes * 8 / bits;
+  return kSegmentUnitPageBytes * 8 / bits;
 }
 
 bool ElasticFilterPolicy::SegmentComplete(uint64_t keys,
@@ -118,19 +117,11 @@ bool ElasticFilterPolicy::SegmentComplete(uint64_t keys,
 
 const ElasticFilterPolicy* AsElasticPolicy(const FilterPolicy* policy,
                                            bool* strips_internal_suffix) {
-  if (strips_internal_suffix != nullptr) *strips_internal_suffix = false;
-  if (policy == nullptr) return nullptr;
-  if (auto* elastic = dynamic_cast<const ElasticFilterPolicy*>(policy)) {
-    return elastic;
+  const TableFilterSetup setup = ResolveTableFilter(policy);
+  if (strips_internal_suffix != nullptr) {
+    *strips_internal_suffix = setup.elastic != nullptr && setup.internal_keys;
   }
-  auto* wrapper = dynamic_cast<const InternalFilterPolicy*>(policy);
-  if (wrapper == nullptr) return nullptr;
-  auto* elastic =
-      dynamic_cast<const ElasticFilterPolicy*>(wrapper->user_policy());
-  if (elastic != nullptr && strips_internal_suffix != nullptr) {
-    *strips_internal_suffix = true;
-  }
-  return elastic;
+  return setup.elastic;
 }
 
 }  // namespace leveldb

@@ -26,14 +26,14 @@ class ElasticFilterPolicy : public FilterPolicy {
 
   const ElasticFilterOptions& options() const { return options_; }
 
-  // The segment size rule when segment_bytes is 0: as many keys as make one
-  // unit about one 4 KiB page, 4096 * 8 / bits_per_unit (bits_per_unit
-  // clamped to [1, 32]). When segment_bytes is set, segments are cut by data
-  // bytes instead and this returns 0.
+  // The key count that completes a segment (table/elastic/segment.h) when
+  // segment_bytes is 0, with bits_per_unit clamped to [1, 32]; 0 when
+  // segment_bytes is set.
   int keys_per_segment() const;
 
-  // True once a segment holding `keys` keys and `data_bytes` bytes of data
-  // blocks is complete; it is then closed at the next block boundary.
+  // True once an open segment holding `keys` keys and `data_bytes` bytes of
+  // data blocks is complete, by the rule in table/elastic/segment.h; it is
+  // then closed at the next block boundary.
   bool SegmentComplete(uint64_t keys, uint64_t data_bytes) const;
 
  private:
@@ -59,6 +59,8 @@ bool FindElasticOptionProblem(const ElasticFilterOptions& options,
 // policy (or nullptr). *strips_internal_suffix (if not null) is set to true
 // exactly when the policy is wrapped, i.e. when the keys handed to the table
 // are internal keys whose 8-byte trailer must be removed before hashing.
+// A shorthand for ResolveTableFilter (table/table_filter_setup.h), for
+// checks made once, e.g. when a DB opens; tables take the resolved setup.
 const ElasticFilterPolicy* AsElasticPolicy(const FilterPolicy* policy,
                                            bool* strips_internal_suffix);
 

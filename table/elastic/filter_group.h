@@ -1,8 +1,8 @@
 // Filter groups: the on-disk layout of ElasticBF filters in a table, and the
 // in-memory state of an open table's loaded filter units.
 //
-// A table written with an ElasticFilterPolicy is cut into segments (runs of
-// consecutive data blocks). Each segment has a filter group of
+// A table written with an ElasticFilterPolicy is cut into segments
+// (table/elastic/segment.h). Each segment has a filter group of
 // units_per_segment filter units (table/elastic/filter_unit.h), stored as raw
 // meta blocks with the normal 5-byte trailer (type 0, masked CRC32C),
 // unit-major: unit 0 of every segment, then unit 1 of every segment, and so on.

@@ -1,5 +1,6 @@
-// The user-key range of one ElasticBF segment, as a table writer records it
-// and hotness inheritance matches it against other tables' segments.
+// The user-key range of one ElasticBF segment (table/elastic/segment.h), as
+// a table writer records it and hotness inheritance matches it against
+// other tables' segments.
 #ifndef STORAGE_LEVELDB_TABLE_ELASTIC_SEGMENT_KEY_RANGE_H_
 #define STORAGE_LEVELDB_TABLE_ELASTIC_SEGMENT_KEY_RANGE_H_
 

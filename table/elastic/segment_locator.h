@@ -1,5 +1,5 @@
-// Finds the ElasticBF segment a lookup key belongs to without seeking the
-// table's index block.
+// Finds the ElasticBF segment (table/elastic/segment.h) a lookup key
+// belongs to without seeking the table's index block.
 //
 // A 64 MiB table's index holds ~16k entries, and a binary search over it
 // misses the CPU cache at every step. Most tables a Get visits are ruled

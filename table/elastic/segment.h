@@ -1,0 +1,26 @@
+// ElasticBF segments. This is the one definition; other comments and
+// docs/elasticbf.md ("Segments") refer to it.
+//
+// A segment is a run of consecutive data blocks of one table whose keys
+// share one filter group (table/elastic/filter_group.h); units, hotness and
+// memory decisions all work per segment. While a table is written, its open
+// segment is closed at the first data-block boundary at which it holds
+//   - at least ElasticFilterOptions::segment_bytes bytes of data blocks,
+//     when that option is set, or else (segment_bytes = 0, the default)
+//   - at least kSegmentUnitPageBytes * 8 / bits_per_unit keys, so that each
+//     of its units fills about one page;
+// the table's last segment takes whatever is left. ElasticFilterPolicy::
+// SegmentComplete applies this rule. A segment thus never splits a data
+// block: a block belongs to the last segment starting at or before it.
+// Segments are numbered from 0 in file order within their table.
+#ifndef STORAGE_LEVELDB_TABLE_ELASTIC_SEGMENT_H_
+#define STORAGE_LEVELDB_TABLE_ELASTIC_SEGMENT_H_
+
+namespace leveldb {
+
+// The page size a unit of a segment cut by key count is sized for.
+constexpr int kSegmentUnitPageBytes = 4096;
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_TABLE_ELASTIC_SEGMENT_H_
