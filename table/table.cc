@@ -300,6 +300,17 @@ Status Table::Open(const Options& options, RandomAccessFile* file,
 
 Table::~Table() { delete rep_; }
 
+// LevelDB 1.23's header declares these private members; they are defined so
+// that the library exports every symbol of its Table class.
+void Table::ReadMeta(const Footer& footer) {
+  leveldb::ReadMeta(footer, ResolveTableFilter(rep_->options.filter_policy),
+                    rep_);
+}
+
+void Table::ReadFilter(const Slice& filter_handle_value) {
+  leveldb::ReadFilter(filter_handle_value, rep_);
+}
+
 namespace {
 
 // Reads the data block named by an encoded handle, going through the block
