@@ -36,6 +36,19 @@ int MaxUnits(const ElasticFilterOptions& options) {
   return std::clamp(options.units_per_segment, 1, kMaxElasticUnits);
 }
 
+// Per segment, the units a new table should reach: the source's target
+// where it has one (at most max_units), else `initial`.
+std::vector<int> UnitTargets(const InheritedHotness* source, uint32_t count,
+                             int initial, int max_units) {
+  std::vector<int> target(count, initial);
+  if (source == nullptr || source->units.size() != count) return target;
+  for (uint32_t s = 0; s < count; ++s) {
+    if (source->units[s] >= 0)
+      target[s] = std::min(source->units[s], max_units);
+  }
+  return target;
+}
+
 MultiQueue::Options QueueOptions(const MQScheduleOptions& options) {
   MultiQueue::Options q;
   q.units_per_segment = MaxUnits(options.elastic);
@@ -51,8 +64,8 @@ MultiQueue::Options QueueOptions(const MQScheduleOptions& options) {
 }  // namespace
 
 // ---------------------------------------------------------------------------
-// FileMap: open addressing over file numbers, built whole from tables_ and
-// never changed, so Gets can read it without a lock.
+// FileMap: open addressing over file numbers, built whole from the
+// registered files and never changed, so Gets can read it without a lock.
 
 class MQSchedule::FileMap {
  public:
@@ -62,18 +75,19 @@ class MQSchedule::FileMap {
     bool used = false;
   };
 
-  explicit FileMap(const std::unordered_map<uint64_t, Attached>& tables) {
+  explicit FileMap(const FileRegistry& registry) {
     size_t capacity = 16;
-    while (capacity < 2 * tables.size()) capacity <<= 1;
+    while (capacity < 2 * registry.registered_count()) capacity <<= 1;
     mask_ = capacity - 1;
     entries_.reset(new Entry[capacity]);
-    for (const auto& [number, attached] : tables) {
-      size_t i = Home(number);
-      while (entries_[i].used) i = (i + 1) & mask_;
-      entries_[i].number = number;
-      entries_[i].groups = attached.groups.get();
-      entries_[i].used = true;
-    }
+    registry.ForEachRegistered(
+        [this](uint64_t number, const FileRecord& record) {
+          size_t i = Home(number);
+          while (entries_[i].used) i = (i + 1) & mask_;
+          entries_[i].number = number;
+          entries_[i].groups = record.groups.get();
+          entries_[i].used = true;
+        });
   }
 
   // The entry of a registered file, else null.
@@ -137,12 +151,14 @@ MQSchedule::~MQSchedule() {
   {
     MutexLock l(&mu_);
     while (loads_outstanding_ > 0) loads_done_.Wait();
-    for (auto& entry : tables_) {
-      if (entry.second.groups != nullptr) {
-        DetachLocked(entry.first, &entry.second);
-      }
-    }
-    tables_.clear();
+    registry_.ForEachRegistered(
+        [this](uint64_t number, const FileRecord& record)
+            EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+              if (record.groups != nullptr) {
+                DetachLocked(number, record.groups.get());
+              }
+            });
+    registry_.Clear();
   }
   epoch_.Drain();
   delete file_map_.load(std::memory_order_relaxed);
@@ -202,7 +218,7 @@ bool MQSchedule::HasFilterGroups(uint64_t file_number) const {
 
 void MQSchedule::PublishFileMapLocked() {
   const FileMap* old =
-      file_map_.exchange(new FileMap(tables_), std::memory_order_acq_rel);
+      file_map_.exchange(new FileMap(registry_), std::memory_order_acq_rel);
   if (old != nullptr)
     epoch_.Retire(const_cast<FileMap*>(old), &FileMap::Delete);
   // Screens that found the old map may still probe these groups.
@@ -213,13 +229,13 @@ void MQSchedule::PublishFileMapLocked() {
 }
 
 bool MQSchedule::UnregisterLocked(uint64_t file_number) {
-  auto it = tables_.find(file_number);
-  if (it == tables_.end()) return false;
-  if (it->second.groups != nullptr) {
-    DetachLocked(file_number, &it->second);
-    unpublished_.push_back(std::move(it->second.groups));
+  const FileRecord* record = registry_.FindRegistered(file_number);
+  if (record == nullptr) return false;
+  if (record->groups != nullptr) {
+    DetachLocked(file_number, record->groups.get());
   }
-  tables_.erase(it);
+  std::shared_ptr<TableFilterGroups> groups = registry_.Unregister(file_number);
+  if (groups != nullptr) unpublished_.push_back(std::move(groups));
   return true;
 }
 
@@ -261,11 +277,12 @@ size_t MQSchedule::ProcessRecords() {
       const SegmentId id = record.tagged_id & ~kAbsentBit;
       const bool absent = (record.tagged_id & kAbsentBit) != 0;
       if (!mq_.RecordAccess(id, now, absent)) continue;
-      auto it = tables_.find(MultiQueue::FileNumberOf(id));
-      if (it == tables_.end() || it->second.groups == nullptr) continue;
+      const FileRecord* table =
+          registry_.FindAttached(MultiQueue::FileNumberOf(id));
+      if (table == nullptr) continue;
       const uint32_t seg = MultiQueue::SegmentIndexOf(id);
-      if (seg >= it->second.unit_limit.size() ||
-          mq_.UnitsLoaded(id) >= it->second.unit_limit[seg]) {
+      if (seg >= table->unit_limit.size() ||
+          mq_.UnitsLoaded(id) >= table->unit_limit[seg]) {
         continue;  // nothing more can be loaded for it
       }
       MultiQueue::Plan plan = mq_.PlanAccess(id, now);
@@ -319,23 +336,23 @@ void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
       const SegmentId id = entry.first;
       auto deficit = deficits_.find(id);
       if (deficit == deficits_.end()) continue;
-      auto table = tables_.find(MultiQueue::FileNumberOf(id));
+      const FileRecord* table =
+          registry_.FindAttached(MultiQueue::FileNumberOf(id));
       const uint32_t seg = MultiQueue::SegmentIndexOf(id);
       const int units = mq_.UnitsLoaded(id);
-      if (table == tables_.end() || units < 0 ||
-          seg >= table->second.unit_limit.size() ||
-          units >= std::min(deficit->second, table->second.unit_limit[seg])) {
+      if (table == nullptr || units < 0 || seg >= table->unit_limit.size() ||
+          units >= std::min(deficit->second, table->unit_limit[seg])) {
         deficits_.erase(deficit);  // reached, or cannot be reached
         continue;
       }
-      if (busy_.count(table->second.groups.get()) != 0) {
+      if (table->busy > 0) {
         // Loads into this table are in flight (its opening ones, say): a
         // unit above them would not install yet. Try again next time.
         retry = true;
         continue;
       }
-      const uint64_t unit_bytes = FilterUnitMemoryBytes(
-          table->second.groups->index().segment(seg).unit_size);
+      const uint64_t unit_bytes =
+          FilterUnitMemoryBytes(table->groups->index().segment(seg).unit_size);
       if (mq_.budget_bytes() < mq_.used_bytes() ||
           mq_.budget_bytes() - mq_.used_bytes() < unit_bytes) {
         continue;  // only free memory: a top-up never evicts
@@ -354,10 +371,8 @@ void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
 MQSchedule::LoadCheck MQSchedule::CheckLoadLocked(
     uint64_t file_number, const TableFilterGroups* groups, SegmentId id,
     int unit) {
-  auto it = tables_.find(file_number);
-  if (it == tables_.end() || it->second.groups.get() != groups) {
-    return kSkipLoad;
-  }
+  const FileRecord* table = registry_.FindHolding(file_number, groups);
+  if (table == nullptr) return kSkipLoad;
   const uint32_t seg = MultiQueue::SegmentIndexOf(id);
   const int reserved = mq_.UnitsLoaded(id);
   const int installed = groups->LoadedCount(seg);
@@ -366,7 +381,7 @@ MQSchedule::LoadCheck MQSchedule::CheckLoadLocked(
     // installed this unit under it.
     return kSkipLoad;
   }
-  if (installed < unit || unit >= it->second.unit_limit[seg]) {
+  if (installed < unit || unit >= table->unit_limit[seg]) {
     // A lower unit is missing (its load failed or runs elsewhere), or the
     // table cannot provide this unit: give the reservation back.
     mq_.AbortLoad(id, unit);
@@ -385,12 +400,12 @@ void MQSchedule::ExecuteLoads(const std::vector<Load>& loads) {
     std::shared_ptr<TableFilterGroups> groups;
     {
       MutexLock l(&mu_);
-      auto it = tables_.find(number);
-      if (it == tables_.end() || it->second.groups == nullptr) {
-        EndLoadLocked(nullptr);
+      const FileRecord* table = registry_.FindAttached(number);
+      if (table == nullptr) {
+        EndLoadLocked(number, nullptr);
         continue;
       }
-      groups = it->second.groups;
+      groups = table->groups;
     }
     if (file == nullptr || open_number != number) {
       open_number = number;
@@ -421,10 +436,10 @@ void MQSchedule::LoadUnit(uint64_t file_number,
     MutexLock l(&mu_);
     if (CheckLoadLocked(file_number, groups.get(), load.id, load.unit) !=
         kDoLoad) {
-      EndLoadLocked(nullptr);
+      EndLoadLocked(file_number, nullptr);
       return;
     }
-    if (count_busy) ++busy_[groups.get()];
+    if (count_busy) registry_.BeginLoad(file_number, groups.get());
   }
   UnitBuffer buffer;
   const Status s =
@@ -434,14 +449,12 @@ void MQSchedule::LoadUnit(uint64_t file_number,
           : open_status;
   MutexLock l(&mu_);
   FinishLoadLocked(file_number, groups.get(), load.id, load.unit, s, &buffer);
-  EndLoadLocked(count_busy ? groups.get() : nullptr);
+  EndLoadLocked(file_number, count_busy ? groups.get() : nullptr);
 }
 
-void MQSchedule::EndLoadLocked(const TableFilterGroups* groups) {
-  if (groups != nullptr) {
-    auto it = busy_.find(groups);
-    if (it != busy_.end() && --it->second == 0) busy_.erase(it);
-  }
+void MQSchedule::EndLoadLocked(uint64_t file_number,
+                               const TableFilterGroups* groups) {
+  if (groups != nullptr) registry_.EndLoad(file_number, groups);
   --loads_outstanding_;
   loads_done_.SignalAll();
 }
@@ -451,11 +464,11 @@ void MQSchedule::FinishLoadLocked(uint64_t file_number,
                                   SegmentId id, int unit,
                                   const Status& read_status, UnitBuffer* buffer,
                                   bool log_failure) {
-  auto it = tables_.find(file_number);
+  const FileRecord* table = registry_.FindHolding(file_number, read_into);
   // Unregistered while reading: the MultiQueue no longer holds this
   // reservation for `read_into`.
-  if (it == tables_.end() || it->second.groups.get() != read_into) return;
-  TableFilterGroups* groups = it->second.groups.get();
+  if (table == nullptr) return;
+  TableFilterGroups* groups = table->groups.get();
   const uint32_t seg = MultiQueue::SegmentIndexOf(id);
   const int reserved = mq_.UnitsLoaded(id);
   const int installed = groups->LoadedCount(seg);
@@ -487,8 +500,7 @@ void MQSchedule::FinishLoadLocked(uint64_t file_number,
   if (installed > unit) return;  // another read of this unit succeeded
   // Do not retry a unit that failed, nor any unit above it, while this
   // file stays registered.
-  int& limit = it->second.unit_limit[seg];
-  limit = std::min(limit, unit);
+  registry_.LowerUnitLimit(file_number, seg, unit);
   if (unit < reserved) mq_.AbortLoad(id, unit);
 }
 
@@ -497,21 +509,22 @@ void MQSchedule::DropVictimsLocked(
   for (const MultiQueue::Victim& v : victims) {
     ++unit_evictions_;
     AddStat(&IoStats::unit_evictions, 1);
-    auto it = tables_.find(MultiQueue::FileNumberOf(v.id));
-    if (it == tables_.end() || it->second.groups == nullptr) continue;
-    installed_bytes_ -= it->second.groups->DropUnits(
+    const FileRecord* table =
+        registry_.FindAttached(MultiQueue::FileNumberOf(v.id));
+    if (table == nullptr) continue;
+    installed_bytes_ -= table->groups->DropUnits(
         MultiQueue::SegmentIndexOf(v.id), v.unit, &epoch_);
   }
 }
 
 uint64_t MQSchedule::BudgetKeysLocked() const {
-  if (!files_reported_) return attached_keys_;
+  if (!registry_.live_set_reported()) return attached_keys_;
   uint64_t keys = 0;
-  for (const auto& [file_number, entry] : tables_) {
-    if (entry.groups != nullptr && live_files_.count(file_number) != 0) {
-      keys += entry.groups->index().total_keys();
+  registry_.ForEachRegistered([&keys](uint64_t, const FileRecord& record) {
+    if (record.groups != nullptr && record.live) {
+      keys += record.groups->index().total_keys();
     }
-  }
+  });
   return keys;
 }
 
@@ -542,25 +555,22 @@ void MQSchedule::UpdateBudgetLocked() {
   DropVictimsLocked(mq_.SetBudget(units, Now()));
 }
 
-void MQSchedule::DetachLocked(uint64_t file_number, Attached* entry) {
-  const uint32_t count = entry->groups->num_segments();
+void MQSchedule::DetachLocked(uint64_t file_number, TableFilterGroups* groups) {
+  const uint32_t count = groups->num_segments();
   for (uint32_t s = 0; s < count; ++s) {
     const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
     deficits_.erase(id);
     mq_.Detach(id);  // the MultiQueue keeps the hotness
   }
-  installed_bytes_ -= entry->groups->DropAll(&epoch_);
-  attached_keys_ -= entry->groups->index().total_keys();
-  locator_bytes_ -= entry->groups->locator().ApproximateMemoryUsage();
+  installed_bytes_ -= groups->DropAll(&epoch_);
+  attached_keys_ -= groups->index().total_keys();
+  locator_bytes_ -= groups->locator().ApproximateMemoryUsage();
   topup_pending_ = true;  // memory was freed
 }
 
 void MQSchedule::SeedLocked(uint64_t file_number,
                             const InheritedHotness& hotness) {
-  if (known_files_.count(file_number) != 0 || tables_.count(file_number) != 0) {
-    return;  // its own history wins
-  }
-  seeds_.try_emplace(file_number, hotness);
+  registry_.Seed(file_number, hotness);  // refused once it has a history
 }
 
 void MQSchedule::SeedFileHotness(uint64_t file_number,
@@ -589,11 +599,7 @@ Status MQSchedule::AttachTable(uint64_t file_number,
     MutexLock l(&mu_);
     // A compacted-away table reopened for an old version serves its
     // readers without units ("maybe"): the budget is for live tables.
-    if (retired_files_.count(file_number) != 0 ||
-        tables_.count(file_number) != 0) {
-      return Status::OK();
-    }
-    tables_[file_number].groups = groups;
+    if (!registry_.Register(file_number, groups)) return Status::OK();
     if (groups != nullptr) {
       rounds = RegisterSegmentsLocked(file_number, inherited, initial_units);
     }
@@ -606,31 +612,48 @@ Status MQSchedule::AttachTable(uint64_t file_number,
 std::vector<std::vector<uint32_t>> MQSchedule::RegisterSegmentsLocked(
     uint64_t file_number, const InheritedHotness* inherited,
     int initial_units) {
-  Attached& entry = tables_[file_number];
-  const TableFilterGroups& groups = *entry.groups;
-  const ElasticIndex& index = groups.index();
+  const FileRecord& record = *registry_.FindAttached(file_number);
+  TableFilterGroups* groups = record.groups.get();
+  const ElasticIndex& index = groups->index();
   const uint32_t count = index.num_segments();
   const int max_units =
       std::min(index.units_per_segment(), MaxUnits(options_.elastic));
   const int initial = std::clamp(initial_units, 0, max_units);
 
   // What the segments start from: the caller's inherited values, else a
-  // seed.
-  auto seed_it = seeds_.find(file_number);
+  // seed (used up either way).
+  const std::optional<InheritedHotness> seed = registry_.TakeSeed(file_number);
   const InheritedHotness* source = inherited;
-  if (source == nullptr && seed_it != seeds_.end()) source = &seed_it->second;
-  const bool use_hotness =
-      source != nullptr && source->segments.size() == count;
-  std::vector<int> target(count, initial);
-  if (source != nullptr && source->units.size() == count) {
-    for (uint32_t s = 0; s < count; ++s) {
-      if (source->units[s] >= 0)
-        target[s] = std::min(source->units[s], max_units);
+  if (source == nullptr && seed) source = &*seed;
+  const std::vector<int> target =
+      UnitTargets(source, count, initial, max_units);
+  JoinSegmentsLocked(file_number, index, source, record.level.value_or(0));
+  registry_.SetSegments(file_number, count, max_units);
+  attached_keys_ += index.total_keys();
+  locator_bytes_ += groups->locator().ApproximateMemoryUsage();
+  UpdateBudgetLocked();
+  if (!LocatorFitsLocked(file_number, groups)) return {};
+
+  std::vector<std::vector<uint32_t>> rounds =
+      PlanInitialUnitsLocked(file_number, target, initial);
+  if (!rounds.empty()) registry_.BeginLoad(file_number, groups);
+  // The rest comes from the background thread as memory allows.
+  for (uint32_t s = 0; s < count; ++s) {
+    const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
+    if (target[s] > mq_.UnitsLoaded(id)) {
+      deficits_[id] = target[s];
+      topup_pending_ = true;
     }
   }
+  return rounds;
+}
 
-  auto level_it = file_levels_.find(file_number);
-  const int level = level_it == file_levels_.end() ? 0 : level_it->second;
+void MQSchedule::JoinSegmentsLocked(uint64_t file_number,
+                                    const ElasticIndex& index,
+                                    const InheritedHotness* source, int level) {
+  const uint32_t count = index.num_segments();
+  const bool use_hotness =
+      source != nullptr && source->segments.size() == count;
   // A segment with no history counts as accessed when it opens: it has
   // not had a lifetime to prove itself cold, and would otherwise be
   // every hot segment's first victim (its f is 0) right after a flush.
@@ -643,42 +666,29 @@ std::vector<std::vector<uint32_t>> MQSchedule::RegisterSegmentsLocked(
                FilterUnitMemoryBytes(index.segment(s).unit_size), level,
                use_hotness ? source->segments[s] : fresh);
   }
-  if (seed_it != seeds_.end()) seeds_.erase(seed_it);  // source is done
-  entry.unit_limit.assign(count, max_units);
-  known_files_[file_number] = count;
-  attached_keys_ += index.total_keys();
-  locator_bytes_ += groups.locator().ApproximateMemoryUsage();
-  UpdateBudgetLocked();
-  // A table not live yet (a compaction output) will bring its keys' share.
-  const bool pending = files_reported_ && live_files_.count(file_number) == 0;
-  if (locator_bytes_ >
-      BudgetForKeys(BudgetKeysLocked() + (pending ? index.total_keys() : 0))) {
-    // No room even for the locator: the table is read without filters.
-    Log(options_.info_log,
-        "ElasticBF: no room in the budget (%" PRIu64
-        " bytes) for the segment locator of table %06" PRIu64
-        "; it is read without filters",
-        budget_bytes_, file_number);
-    DetachLocked(file_number, &entry);
-    mq_.Forget(file_number);
-    known_files_.erase(file_number);
-    entry.groups.reset();
-    UpdateBudgetLocked();
-    return {};
-  }
+}
 
-  std::vector<std::vector<uint32_t>> rounds =
-      PlanInitialUnitsLocked(file_number, target, initial);
-  if (!rounds.empty()) ++busy_[entry.groups.get()];
-  // The rest comes from the background thread as memory allows.
-  for (uint32_t s = 0; s < count; ++s) {
-    const SegmentId id = MultiQueue::MakeSegmentId(file_number, s);
-    if (target[s] > mq_.UnitsLoaded(id)) {
-      deficits_[id] = target[s];
-      topup_pending_ = true;
-    }
+bool MQSchedule::LocatorFitsLocked(uint64_t file_number,
+                                   TableFilterGroups* groups) {
+  // A table not live yet (a compaction output) will bring its keys' share.
+  const bool pending =
+      registry_.live_set_reported() && !registry_.Find(file_number)->live;
+  const uint64_t keys = groups->index().total_keys();
+  if (locator_bytes_ <=
+      BudgetForKeys(BudgetKeysLocked() + (pending ? keys : 0))) {
+    return true;
   }
-  return rounds;
+  // No room even for the locator: the table is read without filters.
+  Log(options_.info_log,
+      "ElasticBF: no room in the budget (%" PRIu64
+      " bytes) for the segment locator of table %06" PRIu64
+      "; it is read without filters",
+      budget_bytes_, file_number);
+  DetachLocked(file_number, groups);
+  mq_.Forget(file_number);
+  registry_.DropGroups(file_number);
+  UpdateBudgetLocked();
+  return false;
 }
 
 std::vector<std::vector<uint32_t>> MQSchedule::PlanInitialUnitsLocked(
@@ -741,8 +751,7 @@ void MQSchedule::LoadInitialUnits(
     }
   }
   MutexLock l(&mu_);
-  auto it = busy_.find(groups.get());
-  if (it != busy_.end() && --it->second == 0) busy_.erase(it);
+  registry_.EndLoad(file_number, groups.get());
   loads_done_.SignalAll();
 }
 
@@ -782,12 +791,9 @@ bool MQSchedule::SegmentBounds(uint64_t file_number,
                                std::vector<std::string>* bounds) const {
   bounds->clear();
   MutexLock l(&mu_);
-  auto it = tables_.find(file_number);
-  if (it == tables_.end() || it->second.groups == nullptr ||
-      !it->second.groups->locator().usable()) {
-    return false;
-  }
-  it->second.groups->locator().LastKeys(bounds);
+  const FileRecord* table = registry_.FindAttached(file_number);
+  if (table == nullptr || !table->groups->locator().usable()) return false;
+  table->groups->locator().LastKeys(bounds);
   return true;
 }
 
@@ -795,11 +801,7 @@ void MQSchedule::ForgetFile(uint64_t file_number) {
   MutexLock l(&mu_);
   if (UnregisterLocked(file_number)) PublishFileMapLocked();
   mq_.Forget(file_number);  // nothing attached is left to release
-  retired_files_.erase(file_number);
-  live_files_.erase(file_number);
-  known_files_.erase(file_number);
-  file_levels_.erase(file_number);
-  seeds_.erase(file_number);
+  registry_.Forget(file_number);
   UpdateBudgetLocked();
 }
 
@@ -814,15 +816,15 @@ bool MQSchedule::GetSegmentHotness(
 bool MQSchedule::GetFileHotness(uint64_t file_number,
                                 InheritedHotness* hotness) const {
   MutexLock l(&mu_);
-  auto seed = seeds_.find(file_number);
-  auto it = known_files_.find(file_number);
-  if (it == known_files_.end()) {
-    if (seed == seeds_.end()) return false;
-    *hotness = seed->second;
+  const FileRecord* record = registry_.Find(file_number);
+  if (record == nullptr) return false;
+  if (record->segments == 0) {
+    if (!record->seed) return false;
+    *hotness = *record->seed;
     return true;
   }
-  const uint32_t count = it->second;
-  const bool attached = tables_.count(file_number) != 0;
+  const uint32_t count = record->segments;
+  const bool attached = record->registered;
   hotness->segments.assign(count, MultiQueue::Hotness());
   hotness->units.assign(count, -1);
   for (uint32_t s = 0; s < count; ++s) {
@@ -836,9 +838,9 @@ bool MQSchedule::GetFileHotness(uint64_t file_number,
 std::vector<int> MQSchedule::UnitsReserved(uint64_t file_number) const {
   MutexLock l(&mu_);
   std::vector<int> units;
-  auto it = tables_.find(file_number);
-  if (it == tables_.end() || it->second.groups == nullptr) return units;
-  const uint32_t count = it->second.groups->num_segments();
+  const FileRecord* table = registry_.FindAttached(file_number);
+  if (table == nullptr) return units;
+  const uint32_t count = table->groups->num_segments();
   units.resize(count);
   for (uint32_t s = 0; s < count; ++s) {
     units[s] = mq_.UnitsLoaded(MultiQueue::MakeSegmentId(file_number, s));
@@ -854,14 +856,9 @@ void MQSchedule::RestoreClock(uint64_t now) {
 }
 
 void MQSchedule::SetFileLevelLocked(uint64_t file_number, int level) {
-  auto [level_it, inserted] = file_levels_.try_emplace(file_number, level);
-  if (!inserted) {
-    if (level_it->second == level) return;  // segments already carry it
-    level_it->second = level;
-  }
-  auto it = known_files_.find(file_number);
-  if (it == known_files_.end()) return;
-  for (uint32_t s = 0; s < it->second; ++s) {
+  if (!registry_.SetLevel(file_number, level)) return;  // segments carry it
+  const uint32_t count = registry_.Find(file_number)->segments;
+  for (uint32_t s = 0; s < count; ++s) {
     mq_.SetLsmLevel(MultiQueue::MakeSegmentId(file_number, s), level);
   }
 }
@@ -891,17 +888,15 @@ void MQSchedule::ReportFiles(const std::vector<FileReport>& files) {
   // Only files seen live before can retire: a table a compaction is still
   // writing is attached before its version reports it.
   bool unregistered = false;
-  for (uint64_t number : live_files_) {
-    if (live.count(number) == 0) unregistered |= RetireLocked(number);
+  for (uint64_t number : registry_.ReplaceLiveSet(live)) {
+    unregistered |= RetireLocked(number);
   }
   if (unregistered) PublishFileMapLocked();  // once for all of them
-  live_files_.swap(live);
-  files_reported_ = true;
   UpdateBudgetLocked();
 }
 
 bool MQSchedule::RetireLocked(uint64_t file_number) {
-  retired_files_.insert(file_number);
+  registry_.Retire(file_number);
   return UnregisterLocked(file_number);
 }
 
@@ -910,9 +905,9 @@ MQSchedule::Stats MQSchedule::GetStats() const {
   Stats st;
   st.mq = mq_.GetStats();
   st.installed_bytes = installed_bytes_;
-  for (const auto& table : tables_) {
-    if (table.second.groups != nullptr) ++st.attached_tables;
-  }
+  registry_.ForEachRegistered([&st](uint64_t, const FileRecord& record) {
+    if (record.groups != nullptr) ++st.attached_tables;
+  });
   st.attached_keys = attached_keys_;
   st.locator_bytes = locator_bytes_;
   st.budget_bytes = budget_bytes_;
@@ -1028,7 +1023,7 @@ void MQSchedule::WaitIdle() {
     while (loads_outstanding_ > 0) loads_done_.Wait();
     if (!topup_pending_) return;
     // A table's opening loads are ending (busy, nothing outstanding).
-    if (!busy_.empty()) loads_done_.Wait();
+    if (registry_.AnyBusy()) loads_done_.Wait();
   }
 }
 
@@ -1046,9 +1041,10 @@ void MQSchedule::TEST_Pause(bool paused) {
 std::vector<uint64_t> MQSchedule::TEST_RegisteredFiles() const {
   MutexLock l(&mu_);
   std::vector<uint64_t> files;
-  for (const auto& entry : tables_) {
-    if (entry.second.groups != nullptr) files.push_back(entry.first);
-  }
+  registry_.ForEachRegistered(
+      [&files](uint64_t number, const FileRecord& record) {
+        if (record.groups != nullptr) files.push_back(number);
+      });
   return files;
 }
 
@@ -1057,27 +1053,18 @@ bool MQSchedule::TEST_CheckInvariants(std::string* error) const {
   if (!mq_.CheckInvariants(error)) return false;
   uint64_t installed = 0;
   uint64_t locators = 0;
-  for (const auto& entry : tables_) {
-    const TableFilterGroups* groups = entry.second.groups.get();
-    if (groups == nullptr) continue;
-    locators += groups->locator().ApproximateMemoryUsage();
-    uint64_t table_bytes = 0;
-    for (uint32_t s = 0; s < groups->num_segments(); ++s) {
-      const int have = groups->LoadedCount(s);
-      const int reserved =
-          mq_.UnitsLoaded(MultiQueue::MakeSegmentId(entry.first, s));
-      if (have > std::max(reserved, 0)) {
-        *error = "segment has more units installed than reserved";
-        return false;
-      }
-      table_bytes +=
-          static_cast<uint64_t>(have) * groups->index().segment(s).unit_size;
-    }
-    if (groups->loaded_bytes() != table_bytes) {
-      *error = "a table's loaded byte count is off";
-      return false;
-    }
-    installed += table_bytes;
+  std::string table_error;
+  registry_.ForEachRegistered(
+      [&](uint64_t number, const FileRecord& record)
+          EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+            if (record.groups == nullptr || !table_error.empty()) return;
+            locators += record.groups->locator().ApproximateMemoryUsage();
+            installed +=
+                CheckedTableBytesLocked(number, *record.groups, &table_error);
+          });
+  if (!table_error.empty()) {
+    *error = table_error;
+    return false;
   }
   if (installed != installed_bytes_) {
     *error = "installed byte count is off";
@@ -1097,6 +1084,27 @@ bool MQSchedule::TEST_CheckInvariants(std::string* error) const {
     return false;
   }
   return true;
+}
+
+uint64_t MQSchedule::CheckedTableBytesLocked(uint64_t file_number,
+                                             const TableFilterGroups& groups,
+                                             std::string* error) const {
+  uint64_t table_bytes = 0;
+  for (uint32_t s = 0; s < groups.num_segments(); ++s) {
+    const int have = groups.LoadedCount(s);
+    const int reserved =
+        mq_.UnitsLoaded(MultiQueue::MakeSegmentId(file_number, s));
+    if (have > std::max(reserved, 0)) {
+      *error = "segment has more units installed than reserved";
+      return 0;
+    }
+    table_bytes +=
+        static_cast<uint64_t>(have) * groups.index().segment(s).unit_size;
+  }
+  if (groups.loaded_bytes() != table_bytes) {
+    *error = "a table's loaded byte count is off";
+  }
+  return table_bytes;
 }
 
 }  // namespace leveldb

@@ -6,7 +6,9 @@
 // opened until it leaves the live set or is deleted, whatever the table
 // cache does with the file itself. A Get screens a table through Screen()
 // before the table cache is asked for it, so a table whose resident units
-// rule a key out is never opened.
+// rule a key out is never opened. Everything it knows about a file (groups,
+// level, live / retired / seeded state, loads in flight) is one record of
+// its FileRegistry; the map Screen() reads is rebuilt from it.
 //
 // It also owns the MultiQueue (decisions and budget bookkeeping), the
 // EpochDomain that readers of loaded units enter, the logical clock, and a
@@ -41,11 +43,11 @@
 #include <string>
 #include <thread>  // NOLINT
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "elastic/access_ring.h"
+#include "elastic/file_registry.h"
 #include "elastic/hotness_inheritance.h"
 #include "elastic/multi_queue.h"
 #include "leveldb/elastic_filter.h"
@@ -57,6 +59,7 @@
 
 namespace leveldb {
 
+class ElasticIndex;
 class Logger;
 class RandomAccessFile;
 class Slice;
@@ -268,14 +271,6 @@ class MQSchedule {
   bool TEST_CheckInvariants(std::string* error) const LOCKS_EXCLUDED(mu_);
 
  private:
-  // One registered table file.
-  struct Attached {
-    std::shared_ptr<TableFilterGroups> groups;  // null: no ElasticBF filter
-    // Per segment: units that may be loaded (the table's group size, lowered
-    // below a unit that failed to load).
-    std::vector<int> unit_limit;
-  };
-
   // Immutable map of registered files for lock-free Screen(); defined in
   // the .cc file.
   class FileMap;
@@ -321,17 +316,26 @@ class MQSchedule {
   std::vector<std::vector<uint32_t>> RegisterSegmentsLocked(
       uint64_t file_number, const InheritedHotness* inherited,
       int initial_units) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Joins a new table's segments to the MultiQueue at `level`, with the
+  // source's hotness if it has one per segment.
+  void JoinSegmentsLocked(uint64_t file_number, const ElasticIndex& index,
+                          const InheritedHotness* source, int level)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // True if the budget has room for a new table's locator; otherwise the
+  // table is detached again and stays registered without groups.
+  bool LocatorFitsLocked(uint64_t file_number, TableFilterGroups* groups)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Plans a new table's first units (AttachTable): rounds[u] lists the
   // segments whose unit u is reserved.
   std::vector<std::vector<uint32_t>> PlanInitialUnitsLocked(
       uint64_t file_number, const std::vector<int>& target, int initial)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Publishes a new FileMap built from tables_, then retires the old one
-  // and the groups unregistered since the last publication.
+  // Publishes a new FileMap built from the registered files, then retires
+  // the old one and the groups unregistered since the last publication.
   void PublishFileMapLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Takes a file out of tables_ (units dropped); its groups are retired by
-  // the next PublishFileMapLocked, which the caller must call when this
-  // returns true (the file was registered).
+  // Unregisters a file (units dropped); its groups are retired by the next
+  // PublishFileMapLocked, which the caller must call when this returns
+  // true (the file was registered).
   bool UnregisterLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // Unpublishes the units the MultiQueue took from victims.
@@ -348,7 +352,7 @@ class MQSchedule {
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Drops a table's units and takes its segments out of the MultiQueue
   // (their hotness stays until ForgetFile).
-  void DetachLocked(uint64_t file_number, Attached* entry)
+  void DetachLocked(uint64_t file_number, TableFilterGroups* groups)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A file left the live set: drops its units for good. True if it was
   // registered (see UnregisterLocked).
@@ -376,8 +380,15 @@ class MQSchedule {
   LoadCheck CheckLoadLocked(uint64_t file_number,
                             const TableFilterGroups* groups, SegmentId id,
                             int unit) EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // One planned load is over (groups: the instance it kept busy, or null).
-  void EndLoadLocked(const TableFilterGroups* groups)
+  // One planned load of a file is over (groups: the instance it kept busy,
+  // or null).
+  void EndLoadLocked(uint64_t file_number, const TableFilterGroups* groups)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Installed unit bytes of a registered table (TEST_CheckInvariants);
+  // sets *error if they disagree with its reservations or byte count.
+  uint64_t CheckedTableBytesLocked(uint64_t file_number,
+                                   const TableFilterGroups& groups,
+                                   std::string* error) const
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Adds n to a counter of options_.stats, if there is one.
   void AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n);
@@ -398,38 +409,23 @@ class MQSchedule {
 
   // Published under mu_, read lock-free inside epoch_.
   std::atomic<const FileMap*> file_map_{nullptr};
-  // Groups taken out of tables_ that the published map may still name.
+  // Unregistered groups that the published map may still name.
   std::vector<std::shared_ptr<TableFilterGroups>> unpublished_ GUARDED_BY(mu_);
 
   mutable port::Mutex mu_;
   port::CondVar loads_done_;  // signalled when a load ends
   MultiQueue mq_ GUARDED_BY(mu_);
-  std::unordered_map<uint64_t, Attached> tables_ GUARDED_BY(mu_);
-  // Segment count of every file registered now or earlier (until
-  // forgotten).
-  std::unordered_map<uint64_t, uint32_t> known_files_ GUARDED_BY(mu_);
-  // LSM level of every file the DB told us about (until forgotten).
-  std::unordered_map<uint64_t, int> file_levels_ GUARDED_BY(mu_);
-  // The live files of the last ReportFiles.
-  std::unordered_set<uint64_t> live_files_ GUARDED_BY(mu_);
-  bool files_reported_ GUARDED_BY(mu_) = false;  // ReportFiles was called
-  // Files that left the live set and are not deleted yet: they never get
-  // units again (ForgetFile ends this).
-  std::unordered_set<uint64_t> retired_files_ GUARDED_BY(mu_);
-  // Files not registered yet: hotness and unit targets for when they
-  // register.
-  std::unordered_map<uint64_t, InheritedHotness> seeds_ GUARDED_BY(mu_);
+  // One record per file: groups, unit limits, level, live / retired /
+  // seeded state, loads in flight.
+  FileRegistry registry_ GUARDED_BY(mu_);
   // Attached segments below their unit target: the target.
   std::unordered_map<SegmentId, int> deficits_ GUARDED_BY(mu_);
   // Memory may have been freed, or deficits added, since the last top-up.
   bool topup_pending_ GUARDED_BY(mu_) = false;
-  // Loads in flight per TableFilterGroups instance (each load holds a
-  // reference to its groups).
-  std::unordered_map<const TableFilterGroups*, int> busy_ GUARDED_BY(mu_);
   // Planned loads not finished yet (queued or reading).
   int loads_outstanding_ GUARDED_BY(mu_) = 0;
   uint64_t attached_keys_ GUARDED_BY(mu_) = 0;
-  uint64_t locator_bytes_ GUARDED_BY(mu_) = 0;  // of tables_
+  uint64_t locator_bytes_ GUARDED_BY(mu_) = 0;  // of registered files
   uint64_t budget_bytes_ GUARDED_BY(mu_) = 0;   // units and locators
   uint64_t installed_bytes_ GUARDED_BY(mu_) = 0;
   uint64_t records_ GUARDED_BY(mu_) = 0;

@@ -1,0 +1,167 @@
+#include "elastic/file_registry.h"
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+
+namespace leveldb {
+
+const FileRecord* FileRegistry::Find(uint64_t number) const {
+  auto it = records_.find(number);
+  return it == records_.end() ? nullptr : &it->second;
+}
+
+const FileRecord* FileRegistry::FindRegistered(uint64_t number) const {
+  const FileRecord* record = Find(number);
+  return record != nullptr && record->registered ? record : nullptr;
+}
+
+const FileRecord* FileRegistry::FindAttached(uint64_t number) const {
+  const FileRecord* record = FindRegistered(number);
+  return record != nullptr && record->groups != nullptr ? record : nullptr;
+}
+
+const FileRecord* FileRegistry::FindHolding(
+    uint64_t number, const TableFilterGroups* groups) const {
+  const FileRecord* record = FindAttached(number);
+  return record != nullptr && record->groups.get() == groups ? record : nullptr;
+}
+
+FileRecord* FileRegistry::MutableRegistered(uint64_t number) {
+  auto it = records_.find(number);
+  if (it == records_.end() || !it->second.registered) return nullptr;
+  return &it->second;
+}
+
+bool FileRegistry::Register(uint64_t number,
+                            std::shared_ptr<TableFilterGroups> groups) {
+  FileRecord& record = records_[number];
+  if (record.registered || record.retired) return false;
+  record.registered = true;
+  record.groups = std::move(groups);
+  ++registered_count_;
+  return true;
+}
+
+void FileRegistry::SetSegments(uint64_t number, uint32_t segments,
+                               int max_units) {
+  FileRecord* record = MutableRegistered(number);
+  assert(record != nullptr && record->groups != nullptr);
+  record->segments = segments;
+  record->unit_limit.assign(segments, max_units);
+}
+
+void FileRegistry::DropGroups(uint64_t number) {
+  FileRecord* record = MutableRegistered(number);
+  assert(record != nullptr && record->busy == 0);
+  record->groups.reset();
+  record->unit_limit.clear();
+  record->segments = 0;
+}
+
+std::shared_ptr<TableFilterGroups> FileRegistry::Unregister(uint64_t number) {
+  FileRecord* record = MutableRegistered(number);
+  if (record == nullptr) return nullptr;
+  record->registered = false;
+  record->unit_limit.clear();
+  // Loads still holding the old instance end without touching the record
+  // (EndLoad checks the instance).
+  busy_total_ -= record->busy;
+  record->busy = 0;
+  --registered_count_;
+  return std::move(record->groups);
+}
+
+bool FileRegistry::Seed(uint64_t number, const InheritedHotness& hotness) {
+  auto it = records_.find(number);
+  if (it != records_.end()) {
+    const FileRecord& record = it->second;
+    if (record.segments != 0 || record.registered || record.seed) return false;
+  }
+  records_[number].seed = hotness;
+  return true;
+}
+
+std::optional<InheritedHotness> FileRegistry::TakeSeed(uint64_t number) {
+  auto it = records_.find(number);
+  if (it == records_.end() || !it->second.seed) return std::nullopt;
+  std::optional<InheritedHotness> seed = std::move(it->second.seed);
+  it->second.seed.reset();
+  return seed;
+}
+
+bool FileRegistry::SetLevel(uint64_t number, int level) {
+  FileRecord& record = records_[number];
+  if (record.level == level) return false;
+  record.level = level;
+  return true;
+}
+
+void FileRegistry::Retire(uint64_t number) { records_[number].retired = true; }
+
+void FileRegistry::Forget(uint64_t number) {
+  auto it = records_.find(number);
+  if (it == records_.end()) return;
+  if (it->second.registered) {
+    busy_total_ -= it->second.busy;
+    --registered_count_;
+  }
+  records_.erase(it);
+}
+
+void FileRegistry::Clear() {
+  records_.clear();
+  registered_count_ = 0;
+  busy_total_ = 0;
+  live_set_reported_ = false;
+}
+
+std::vector<uint64_t> FileRegistry::ReplaceLiveSet(
+    const std::unordered_set<uint64_t>& live) {
+  std::vector<uint64_t> left;
+  for (auto& [number, record] : records_) {
+    const bool now_live = live.count(number) != 0;
+    if (record.live && !now_live) left.push_back(number);
+    record.live = now_live;
+  }
+  // Files first heard of in this report.
+  for (uint64_t number : live) records_[number].live = true;
+  live_set_reported_ = true;
+  return left;
+}
+
+void FileRegistry::BeginLoad(uint64_t number, const TableFilterGroups* groups) {
+  FileRecord* record = MutableRegistered(number);
+  if (record == nullptr || groups == nullptr ||
+      record->groups.get() != groups) {
+    return;
+  }
+  ++record->busy;
+  ++busy_total_;
+}
+
+void FileRegistry::EndLoad(uint64_t number, const TableFilterGroups* groups) {
+  FileRecord* record = MutableRegistered(number);
+  if (record == nullptr || record->groups.get() != groups ||
+      record->busy == 0) {
+    return;
+  }
+  --record->busy;
+  --busy_total_;
+}
+
+void FileRegistry::LowerUnitLimit(uint64_t number, uint32_t segment, int unit) {
+  FileRecord* record = MutableRegistered(number);
+  if (record == nullptr || segment >= record->unit_limit.size()) return;
+  int& limit = record->unit_limit[segment];
+  limit = std::min(limit, unit);
+}
+
+void FileRegistry::ForEachRegistered(
+    const std::function<void(uint64_t, const FileRecord&)>& fn) const {
+  for (const auto& [number, record] : records_) {
+    if (record.registered) fn(number, record);
+  }
+}
+
+}  // namespace leveldb

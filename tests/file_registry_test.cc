@@ -1,0 +1,268 @@
+// FileRegistry alone: one record per file through its seeded, registered,
+// retired and forgotten states, the live set, and loads holding a groups
+// instance.
+#include "elastic/file_registry.h"
+
+#include <algorithm>
+#include <memory>
+#include <unordered_set>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "table/elastic/filter_group.h"
+
+namespace leveldb {
+namespace {
+
+std::shared_ptr<TableFilterGroups> NewGroups() {
+  return std::make_shared<TableFilterGroups>(ElasticIndex(), 0);
+}
+
+InheritedHotness HotnessOf(uint64_t absent_probes, int units) {
+  InheritedHotness h;
+  h.segments.resize(2);
+  h.segments[0].absent_probes = absent_probes;
+  h.units.assign(2, units);
+  return h;
+}
+
+std::vector<uint64_t> Registered(const FileRegistry& registry) {
+  std::vector<uint64_t> files;
+  registry.ForEachRegistered([&files](uint64_t number, const FileRecord&) {
+    files.push_back(number);
+  });
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(FileRegistryTest, UnknownFilesHaveNoRecord) {
+  FileRegistry registry;
+  EXPECT_EQ(nullptr, registry.Find(7));
+  EXPECT_EQ(nullptr, registry.FindRegistered(7));
+  EXPECT_EQ(nullptr, registry.FindAttached(7));
+  EXPECT_FALSE(registry.TakeSeed(7).has_value());
+  EXPECT_EQ(nullptr, registry.Unregister(7));
+  EXPECT_EQ(0u, registry.registered_count());
+  EXPECT_FALSE(registry.live_set_reported());
+}
+
+TEST(FileRegistryTest, RegisteringOnceWithGroupsAndSegments) {
+  FileRegistry registry;
+  auto groups = NewGroups();
+  ASSERT_TRUE(registry.Register(7, groups));
+  EXPECT_FALSE(registry.Register(7, NewGroups()));  // the first one stays
+  const FileRecord* record = registry.FindAttached(7);
+  ASSERT_NE(nullptr, record);
+  EXPECT_EQ(groups, record->groups);
+  EXPECT_EQ(record, registry.FindHolding(7, groups.get()));
+  EXPECT_EQ(nullptr, registry.FindHolding(7, NewGroups().get()));
+  EXPECT_EQ(0u, record->segments);
+
+  registry.SetSegments(7, 3, 5);
+  EXPECT_EQ(3u, record->segments);
+  EXPECT_EQ(std::vector<int>({5, 5, 5}), record->unit_limit);
+  registry.LowerUnitLimit(7, 1, 2);
+  registry.LowerUnitLimit(7, 1, 4);  // never raises it
+  registry.LowerUnitLimit(7, 9, 0);  // no such segment: ignored
+  EXPECT_EQ(std::vector<int>({5, 2, 5}), record->unit_limit);
+  EXPECT_EQ(std::vector<uint64_t>({7}), Registered(registry));
+  EXPECT_EQ(1u, registry.registered_count());
+}
+
+TEST(FileRegistryTest, FilesWithoutGroupsAreRegisteredButNotAttached) {
+  FileRegistry registry;
+  ASSERT_TRUE(registry.Register(8, nullptr));
+  EXPECT_NE(nullptr, registry.FindRegistered(8));
+  EXPECT_EQ(nullptr, registry.FindAttached(8));
+  EXPECT_EQ(std::vector<uint64_t>({8}), Registered(registry));
+
+  // Groups dropped after registration (no room for the locator): the same.
+  auto groups = NewGroups();
+  ASSERT_TRUE(registry.Register(9, groups));
+  registry.SetSegments(9, 2, 4);
+  registry.DropGroups(9);
+  const FileRecord* record = registry.FindRegistered(9);
+  ASSERT_NE(nullptr, record);
+  EXPECT_EQ(nullptr, record->groups);
+  EXPECT_EQ(0u, record->segments);  // its hotness is no longer known
+  EXPECT_TRUE(record->unit_limit.empty());
+  EXPECT_EQ(nullptr, registry.FindAttached(9));
+}
+
+TEST(FileRegistryTest, ASeededFileRegistersAndTakesItsSeedOnce) {
+  FileRegistry registry;
+  ASSERT_TRUE(registry.Seed(5, HotnessOf(10, 2)));
+  EXPECT_FALSE(registry.Seed(5, HotnessOf(99, 6)));  // the first seed stays
+  const FileRecord* record = registry.Find(5);
+  ASSERT_NE(nullptr, record);
+  ASSERT_TRUE(record->seed.has_value());
+  EXPECT_EQ(10u, record->seed->segments[0].absent_probes);
+  EXPECT_EQ(nullptr, registry.FindRegistered(5));
+
+  ASSERT_TRUE(registry.Register(5, NewGroups()));
+  std::optional<InheritedHotness> seed = registry.TakeSeed(5);
+  ASSERT_TRUE(seed.has_value());
+  EXPECT_TRUE(*seed == HotnessOf(10, 2));
+  EXPECT_FALSE(registry.TakeSeed(5).has_value());
+  registry.SetSegments(5, 2, 6);
+  // Its own history wins from now on, registered or not.
+  EXPECT_FALSE(registry.Seed(5, HotnessOf(1, 1)));
+  registry.Unregister(5);
+  EXPECT_FALSE(registry.Seed(5, HotnessOf(1, 1)));
+  EXPECT_FALSE(registry.Find(5)->seed.has_value());
+}
+
+TEST(FileRegistryTest, ARegisteredFileWithoutGroupsKeepsItsSeed) {
+  FileRegistry registry;
+  ASSERT_TRUE(registry.Seed(6, HotnessOf(3, 1)));
+  ASSERT_TRUE(registry.Register(6, nullptr));
+  EXPECT_TRUE(registry.Find(6)->seed.has_value());
+  EXPECT_FALSE(registry.Seed(6, HotnessOf(4, 1)));  // registered
+}
+
+TEST(FileRegistryTest, ARetiredFileRefusesRegistration) {
+  FileRegistry registry;
+  auto groups = NewGroups();
+  ASSERT_TRUE(registry.Register(4, groups));
+  registry.SetSegments(4, 2, 6);
+  registry.SetLevel(4, 2);
+  registry.Retire(4);
+  std::shared_ptr<TableFilterGroups> returned = registry.Unregister(4);
+  EXPECT_EQ(groups, returned);
+  EXPECT_EQ(nullptr, registry.FindRegistered(4));
+  EXPECT_EQ(0u, registry.registered_count());
+  EXPECT_FALSE(registry.Register(4, NewGroups()));
+  EXPECT_FALSE(registry.Register(4, nullptr));
+  EXPECT_EQ(nullptr, registry.FindRegistered(4));
+
+  // What is known about it stays until it is forgotten.
+  const FileRecord* record = registry.Find(4);
+  ASSERT_NE(nullptr, record);
+  EXPECT_TRUE(record->retired);
+  EXPECT_EQ(2u, record->segments);
+  EXPECT_EQ(2, record->level.value_or(-1));
+  EXPECT_EQ(nullptr, record->groups);
+
+  // A file retired before it ever registered never registers either.
+  registry.Retire(11);
+  EXPECT_FALSE(registry.Register(11, NewGroups()));
+}
+
+TEST(FileRegistryTest, ForgettingDropsEverything) {
+  FileRegistry registry;
+  auto groups = NewGroups();
+  ASSERT_TRUE(registry.Seed(3, HotnessOf(1, 1)));
+  registry.SetLevel(3, 1);
+  ASSERT_TRUE(registry.ReplaceLiveSet({3}).empty());
+  ASSERT_TRUE(registry.Register(3, groups));
+  registry.SetSegments(3, 2, 6);
+  registry.BeginLoad(3, groups.get());
+  ASSERT_TRUE(registry.AnyBusy());
+
+  registry.Forget(3);
+  EXPECT_EQ(nullptr, registry.Find(3));
+  EXPECT_EQ(0u, registry.registered_count());
+  EXPECT_FALSE(registry.AnyBusy());
+  EXPECT_TRUE(Registered(registry).empty());
+  registry.EndLoad(3, groups.get());  // the old load ends: nothing to do
+  EXPECT_FALSE(registry.AnyBusy());
+
+  // Retirement is forgotten too: the number may register afresh.
+  registry.Retire(3);
+  registry.Forget(3);
+  auto again = NewGroups();
+  ASSERT_TRUE(registry.Register(3, again));
+  const FileRecord* record = registry.FindAttached(3);
+  ASSERT_NE(nullptr, record);
+  EXPECT_FALSE(record->retired);
+  EXPECT_FALSE(record->live);
+  EXPECT_FALSE(record->level.has_value());
+  EXPECT_FALSE(record->seed.has_value());
+  EXPECT_EQ(0u, record->segments);
+  EXPECT_EQ(0, record->busy);
+}
+
+TEST(FileRegistryTest, SetLevelReportsChangesOnly) {
+  FileRegistry registry;
+  EXPECT_TRUE(registry.SetLevel(2, 0));  // first time, even at level 0
+  EXPECT_FALSE(registry.SetLevel(2, 0));
+  EXPECT_TRUE(registry.SetLevel(2, 3));
+  EXPECT_EQ(3, registry.Find(2)->level.value_or(-1));
+  // A level alone does not register the file.
+  EXPECT_EQ(nullptr, registry.FindRegistered(2));
+  EXPECT_TRUE(registry.Register(2, nullptr));
+}
+
+TEST(FileRegistryTest, ReplacingTheLiveSetNamesTheFilesThatLeft) {
+  FileRegistry registry;
+  EXPECT_TRUE(registry.ReplaceLiveSet({1, 2, 3}).empty());
+  EXPECT_TRUE(registry.live_set_reported());
+  EXPECT_TRUE(registry.Find(2)->live);
+  ASSERT_TRUE(registry.Register(4, nullptr));  // not live yet
+  EXPECT_FALSE(registry.Find(4)->live);
+
+  std::vector<uint64_t> left = registry.ReplaceLiveSet({1, 4});
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(std::vector<uint64_t>({2, 3}), left);
+  EXPECT_TRUE(registry.Find(1)->live);
+  EXPECT_FALSE(registry.Find(2)->live);
+  EXPECT_FALSE(registry.Find(3)->live);
+  EXPECT_TRUE(registry.Find(4)->live);
+  // Leaving the live set alone changes no other state.
+  EXPECT_FALSE(registry.Find(2)->retired);
+  EXPECT_NE(nullptr, registry.FindRegistered(4));
+
+  EXPECT_EQ(std::vector<uint64_t>({1, 4}), [&] {
+    std::vector<uint64_t> l = registry.ReplaceLiveSet({});
+    std::sort(l.begin(), l.end());
+    return l;
+  }());
+}
+
+TEST(FileRegistryTest, LoadsHoldOnlyTheInstanceTheyStartedWith) {
+  FileRegistry registry;
+  auto groups = NewGroups();
+  ASSERT_TRUE(registry.Register(1, groups));
+  registry.SetSegments(1, 2, 6);
+  registry.BeginLoad(1, groups.get());
+  registry.BeginLoad(1, groups.get());
+  registry.BeginLoad(1, NewGroups().get());  // not its groups: ignored
+  EXPECT_EQ(2, registry.FindAttached(1)->busy);
+  EXPECT_TRUE(registry.AnyBusy());
+  registry.EndLoad(1, groups.get());
+  EXPECT_EQ(1, registry.FindAttached(1)->busy);
+  EXPECT_TRUE(registry.AnyBusy());
+
+  // Unregistered while a load is in flight: the load's end is a no-op,
+  // and a later registration of the number starts idle.
+  registry.Unregister(1);
+  EXPECT_FALSE(registry.AnyBusy());
+  registry.Forget(1);
+  auto again = NewGroups();
+  ASSERT_TRUE(registry.Register(1, again));
+  registry.BeginLoad(1, again.get());
+  registry.EndLoad(1, groups.get());  // the old instance's load
+  EXPECT_EQ(1, registry.FindAttached(1)->busy);
+  registry.EndLoad(1, again.get());
+  EXPECT_EQ(0, registry.FindAttached(1)->busy);
+  registry.EndLoad(1, again.get());  // never below zero
+  EXPECT_EQ(0, registry.FindAttached(1)->busy);
+  EXPECT_FALSE(registry.AnyBusy());
+}
+
+TEST(FileRegistryTest, ClearDropsEveryRecord) {
+  FileRegistry registry;
+  auto groups = NewGroups();
+  ASSERT_TRUE(registry.Register(1, groups));
+  registry.BeginLoad(1, groups.get());
+  registry.ReplaceLiveSet({1, 2});
+  registry.Clear();
+  EXPECT_EQ(nullptr, registry.Find(1));
+  EXPECT_EQ(nullptr, registry.Find(2));
+  EXPECT_EQ(0u, registry.registered_count());
+  EXPECT_FALSE(registry.AnyBusy());
+  EXPECT_FALSE(registry.live_set_reported());
+}
+
+}  // namespace
+}  // namespace leveldb
