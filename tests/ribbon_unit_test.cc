@@ -85,12 +85,18 @@ TEST(Gf2BandTest, SolvesSmallSystemExactly) {
   EXPECT_TRUE(band.Add(2, 0x3, 0));
   EXPECT_TRUE(band.Add(3, 0x1, 1));
   EXPECT_TRUE(band.Add(0, 0x3, 1));  // a duplicate is redundant
-  uint64_t solution[2] = {0, 0};
-  band.BackSubstitute(2, [&](int plane, uint32_t col) {
-    solution[plane] |= uint64_t{1} << col;
+  uint64_t solution[2][2] = {{1, 1}, {1, 1}};
+  int calls = 0;
+  band.BackSubstitute(2, [&](int plane, uint32_t block, uint64_t word) {
+    ASSERT_LT(block, 2u);
+    solution[plane][block] = word;
+    ++calls;
   });
-  EXPECT_EQ(0xEu, solution[0]);  // x1 = x2 = x3 = 1, x0 = 0
-  EXPECT_EQ(0u, solution[1]);
+  EXPECT_EQ(4, calls);
+  EXPECT_EQ(0xEu, solution[0][0]);  // x1 = x2 = x3 = 1, x0 = 0
+  EXPECT_EQ(0u, solution[0][1]);
+  EXPECT_EQ(0u, solution[1][0]);
+  EXPECT_EQ(0u, solution[1][1]);
   // x0 ^ x1 = 0 contradicts x0 ^ x1 = 1.
   EXPECT_FALSE(band.Add(0, 0x3, 0));
 }
@@ -100,10 +106,11 @@ TEST(Gf2BandTest, WideRowsCarryAcrossWords) {
   const Gf2Row128 row = (Gf2Row128{1} << 127) | 1;  // x[s] ^ x[s + 127]
   EXPECT_TRUE(band.Add(10, row, 1));
   EXPECT_TRUE(band.Add(137, 1, 1));  // x137 = 1, so x10 = 0
-  std::vector<uint32_t> ones;
-  band.BackSubstitute(1, [&](int, uint32_t col) { ones.push_back(col); });
-  ASSERT_EQ(1u, ones.size());
-  EXPECT_EQ(137u, ones[0]);
+  std::vector<uint64_t> words(6, 1);
+  band.BackSubstitute(
+      1, [&](int, uint32_t block, uint64_t word) { words[block] = word; });
+  // Only x137 is 1: bit 9 of block 2.
+  EXPECT_EQ((std::vector<uint64_t>{0, 0, uint64_t{1} << 9, 0, 0, 0}), words);
 }
 
 TEST(RibbonUnitTest, TrailerRoundTrip) {

@@ -74,24 +74,31 @@ class Gf2Band {
   }
 
   // Solves the system for right-hand side bits [0, planes) (planes <= 64)
-  // and hands each solution bit that is 1 to emit(plane, column). Columns
-  // without a row take 0. Solution bits go from the last column down.
+  // and hands the solution to emit(plane, block, word) in 64-column blocks:
+  // bit k of `word` is the solution of `plane` at column 64 * block + k
+  // (columns past the end read 0). Columns without a row take 0. Blocks
+  // come from the last one down.
   template <typename Emit>
   void BackSubstitute(int planes, const Emit& emit) const {
-    // windows[p] bit k is the solution of plane p at column (current + k).
+    // windows[p] bit k is the solution of plane p at column (col + k).
     std::vector<Row> windows(planes, Row{0});
     for (size_t col = slots_.size(); col-- > 0;) {
-      const Row row = slots_[col].row;
-      const uint64_t result = slots_[col].result;
-      for (int p = 0; p < planes; ++p) {
-        Row window = windows[p] << 1;
-        if (row != 0) {
-          const int bit = gf2_band_internal::Parity(row & window) ^
-                          static_cast<int>((result >> p) & 1);
-          window |= static_cast<Row>(bit);
-          if (bit != 0) emit(p, static_cast<uint32_t>(col));
+      const Slot& slot = slots_[col];
+      if (slot.row == 0) {
+        for (int p = 0; p < planes; ++p) windows[p] <<= 1;
+      } else {
+        for (int p = 0; p < planes; ++p) {
+          const Row window = windows[p] << 1;
+          const int bit = gf2_band_internal::Parity(slot.row & window) ^
+                          static_cast<int>((slot.result >> p) & 1);
+          windows[p] = window | static_cast<Row>(bit);
         }
-        windows[p] = window;
+      }
+      if (col % 64 == 0) {
+        for (int p = 0; p < planes; ++p) {
+          emit(p, static_cast<uint32_t>(col / 64),
+               static_cast<uint64_t>(windows[p]));
+        }
       }
     }
   }

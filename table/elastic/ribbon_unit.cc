@@ -58,11 +58,10 @@ void EmitUnits(const Gf2Band<Gf2Row128>& band, const RibbonShape& shape,
   const uint32_t blocks = band.columns() / kRibbonBlockSlots;
   std::vector<std::vector<uint64_t>> words(
       shape.units, std::vector<uint64_t>(static_cast<size_t>(blocks) * b));
-  band.BackSubstitute(b * shape.units, [&](int plane, uint32_t slot) {
-    const size_t word =
-        static_cast<size_t>(slot / kRibbonBlockSlots) * b + plane % b;
-    words[plane / b][word] |= uint64_t{1} << (slot % kRibbonBlockSlots);
-  });
+  band.BackSubstitute(
+      b * shape.units, [&](int plane, uint32_t block, uint64_t word) {
+        words[plane / b][static_cast<size_t>(block) * b + plane % b] = word;
+      });
   units->resize(shape.units);
   for (int u = 0; u < shape.units; ++u) {
     std::string& out = (*units)[u];

@@ -13,7 +13,7 @@
 // probed and dropped on its own like a Bloom unit (filter_unit.h).
 //
 // Per key, from its KeyHash64 h and the segment's attempt number a:
-//   r      = Avalanche(h + (a + 1) * kRibbonAttemptStep)
+//   r      = h for a = 0, else Avalanche(h + a * kRibbonAttemptStep)
 //   start  = high 64 bits of r * (slots - 127)        (slots - 127 starts)
 //   c low  = ((r ^ (r >> 31)) * kRibbonCoeffLow) | 1
 //   c high = (r ^ (r >> 29)) * kRibbonCoeffHigh
@@ -143,9 +143,13 @@ constexpr uint64_t kRibbonAttemptStep = 0xd6e8feb86659fd93ull;
 constexpr uint64_t kRibbonCoeffLow = 0x9e3779b97f4a7c15ull;
 constexpr uint64_t kRibbonCoeffHigh = 0xc2b2ae3d27d4eb4full;
 
+// The key hash is already uniform, so the first attempt (the one almost
+// every segment keeps) uses it as it is: a remix would lengthen every
+// probe's dependency chain.
 inline uint64_t Remix(uint64_t key_hash, int attempt) {
-  return hash64_internal::Avalanche(
-      key_hash + (static_cast<uint64_t>(attempt) + 1) * kRibbonAttemptStep);
+  if (attempt == 0) return key_hash;
+  return hash64_internal::Avalanche(key_hash + static_cast<uint64_t>(attempt) *
+                                                   kRibbonAttemptStep);
 }
 
 inline uint32_t Start(uint64_t r, uint32_t starts) {
