@@ -203,6 +203,9 @@ TEST(RibbonUnitTest, SizesFollowTheAttemptRule) {
     EXPECT_GT(RibbonBlocks(n, kRibbonAttemptsPerSize), base);
     EXPECT_LT(RibbonBlocks(n, kRibbonAttempts - 1), 2 * base + 16);
     EXPECT_LE(RibbonBlocks(n, kRibbonAttempts - 1), kMaxRibbonBlocks);
+    // Attempts out of range count as the nearest valid one.
+    EXPECT_EQ(base, RibbonBlocks(n, -1));
+    EXPECT_EQ(RibbonBlocks(n, kRibbonAttempts - 1), RibbonBlocks(n, 100000));
     EXPECT_EQ(8 * 4 * base + 8, RibbonUnitSize(n, 4));
     EXPECT_TRUE(RibbonUnitSizeMatches(RibbonUnitSize(n, 4), n, 4));
     EXPECT_TRUE(RibbonUnitSizeMatches(8, n, 4));
@@ -298,7 +301,8 @@ TEST(RibbonUnitTest, FalsePositiveRateHalvesPerPlane) {
   constexpr int kPlanes = 12;
   constexpr size_t kAbsent = size_t{1} << 23;
   const std::vector<uint64_t> hashes = KeyHashes(kPresentTag, 8192);
-  const std::vector<RibbonUnitView> views = Views(Build(hashes, {1, kPlanes}));
+  const std::vector<std::string> units = Build(hashes, {1, kPlanes});
+  const std::vector<RibbonUnitView> views = Views(units);  // points into units
   std::vector<uint64_t> passed(kPlanes + 1, 0);
   for (size_t i = 0; i < kAbsent; ++i) {
     ++passed[LeadingMatches(views, KeyHashOf(kAbsentTag, i))];
@@ -317,7 +321,8 @@ TEST(RibbonUnitTest, FalsePositiveRateHalvesPerPlane) {
 TEST(RibbonUnitTest, FalsePositiveRateOfFourPlaneUnits) {
   constexpr size_t kAbsent = size_t{1} << 23;
   const std::vector<uint64_t> hashes = KeyHashes(kPresentTag, 8192);
-  const std::vector<RibbonUnitView> views = Views(Build(hashes, {4, 3}));
+  const std::vector<std::string> units = Build(hashes, {4, 3});
+  const std::vector<RibbonUnitView> views = Views(units);
   std::vector<uint64_t> passed(4, 0);
   for (size_t i = 0; i < kAbsent; ++i) {
     ++passed[LeadingMatches(views, KeyHashOf(kAbsentTag, i))];

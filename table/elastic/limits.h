@@ -23,7 +23,7 @@ constexpr uint32_t kMaxElasticSegments = uint32_t{1}
 // key's result bits for all planes fit one 64-bit word.
 constexpr int kMaxRibbonPlanes = 64;
 // The most keys (duplicates included) one segment's Ribbon units may cover;
-// building needs about 24 bytes per key.
+// building needs about 32 bytes per slot.
 constexpr uint32_t kMaxRibbonSegmentKeys = uint32_t{1} << 20;
 
 }  // namespace leveldb

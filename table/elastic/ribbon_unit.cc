@@ -102,8 +102,9 @@ Status CheckRibbonShape(size_t n, const RibbonShape& shape) {
 uint32_t RibbonBlocks(size_t n, int attempt) {
   const uint32_t base = BaseBlocks(n);
   const uint32_t step = std::max<uint32_t>(1, base / 16);
-  const uint32_t grown = static_cast<uint32_t>(attempt) /
-                         static_cast<uint32_t>(kRibbonAttemptsPerSize);
+  const uint32_t grown =
+      static_cast<uint32_t>(std::clamp(attempt, 0, kRibbonAttempts - 1)) /
+      static_cast<uint32_t>(kRibbonAttemptsPerSize);
   return base + grown * step;
 }
 
