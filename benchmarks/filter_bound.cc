@@ -15,10 +15,14 @@
 // keeps the bound a bound.
 //
 // Waste of a probe of segment s for an absent key: the false-positive rate
-// of the filter bits s holds. Three filter models, each minimised exactly:
+// of the filter bits s holds. Four filter models, each minimised exactly:
 //   units:   whole units of --bits_per_unit bits per key, FPR r^k with r the
 //            fork's unit FPR (what ElasticBF can do; greedy on marginal gain
 //            per byte is optimal because the gains fall with k);
+//   ribbon:  whole Ribbon units (table/elastic/ribbon_unit.h) of
+//            --bits_per_unit planes, FPR 2^-(k * planes), each costing its
+//            real encoded size for the segment's key count (RibbonUnitSize;
+//            same greedy);
 //   bloom:   any real number of Bloom bits per key, FPR 0.6185^b (water
 //            filling on the Lagrangian);
 //   ideal:   any filter at all, FPR 2^-b (the information-theoretic limit).
@@ -69,6 +73,7 @@
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
 #include "table/elastic/filter_unit.h"
+#include "table/elastic/ribbon_unit.h"
 #include "ycsb/generators.h"
 #include "ycsb/record.h"
 #include "zipf_keys.h"
@@ -458,13 +463,13 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
   return out;
 }
 
-// Whole units of `unit_bits` bits per key: the largest marginal gains
-// m_s * r^(j-1) * (1 - r) per bit they cost (w_s * unit_bits), taken in
-// that order until `capacity` key-units are spent, the last one in part.
-// With equal segments and a whole number of units this is the exact
+// Whole units, each of FPR r, a unit of segment s costing cost[s]: the
+// largest marginal gains m_s * r^(j-1) * (1 - r) per cost, taken in that
+// order until `capacity` (in the costs' unit) is spent, the last one in
+// part. With equal segments and a whole number of units this is the exact
 // greedy optimum; otherwise the LP relaxation, a lower bound of it.
 double UnitsBound(const Segments& seg, double r, int max_units,
-                  double capacity) {
+                  const std::vector<double>& cost, double capacity) {
   struct Gain {
     double value;
     double cost;
@@ -475,7 +480,7 @@ double UnitsBound(const Segments& seg, double r, int max_units,
     double fpr = 1;
     for (int j = 0; j < max_units; ++j) {
       if (seg.keys[i] > 0)
-        gains.push_back({seg.mass[i] * fpr * (1 - r), seg.keys[i]});
+        gains.push_back({seg.mass[i] * fpr * (1 - r), cost[i]});
       fpr *= r;
     }
   }
@@ -521,16 +526,30 @@ double WaterFillBound(const Segments& seg, double c, double total_bits) {
 
 // Waste of feasible placements, which the optima must not exceed (a
 // self-check): every segment the same bits per key, as whole units
-// (capacity / total keys of them, rounded down) and as real bits.
+// (capacity / the cost of one unit everywhere of them, rounded down) and
+// as real bits.
 double EvenUnitsWaste(const Segments& seg, double r, int max_units,
-                      double capacity) {
-  double total_keys = 0;
-  for (double w : seg.keys) total_keys += w;
-  const double k =
-      std::min<double>(std::floor(capacity / total_keys), max_units);
+                      const std::vector<double>& cost, double capacity) {
+  double layer = 0;
+  for (double c : cost) layer += c;
+  const double k = std::min<double>(std::floor(capacity / layer), max_units);
   double waste = 0;
   for (double m : seg.mass) waste += m * std::pow(r, k);
   return waste;
+}
+
+// Bits one Ribbon unit of each segment takes: its real encoded size for
+// the segment's key count. Empty if the shape or a segment is beyond the
+// Ribbon units' limits.
+std::vector<double> RibbonUnitBits(const Flags& f, const Segments& seg) {
+  const leveldb::RibbonShape shape{f.bits_per_unit, f.units_per_segment};
+  std::vector<double> bits;
+  for (double keys : seg.keys) {
+    const size_t n = static_cast<size_t>(keys);
+    if (!leveldb::CheckRibbonShape(n, shape).ok()) return {};
+    bits.push_back(8.0 * leveldb::RibbonUnitSize(n, f.bits_per_unit));
+  }
+  return bits;
 }
 
 double EvenBitsWaste(const Segments& seg, double c, double total_bits) {
@@ -539,6 +558,55 @@ double EvenBitsWaste(const Segments& seg, double c, double total_bits) {
   double waste = 0;
   for (double m : seg.mass) waste += m * std::pow(c, total_bits / total_keys);
   return waste;
+}
+
+// The models' optima at one budget: wasted probes per Get.
+struct Bounds {
+  double units = 0;
+  double ribbon = 0;  // 0 when the Ribbon model does not apply
+  double bloom = 0;
+  double ideal = 0;
+};
+
+// In the model every segment has segment_keys keys, so the capacity is
+// spent on whole units of one cost; from a database, segments differ and
+// any amount goes (the LP relaxation).
+double Spendable(bool from_db, double capacity, double unit_cost) {
+  if (from_db || unit_cost <= 0) return capacity;
+  return std::floor(capacity / unit_cost) * unit_cost;
+}
+
+// Fills *b for a budget of total_bits; false if an optimum is above a
+// feasible placement or a better filter model does worse (the computation
+// would be wrong). Bloom units are counted in key-units (keys x
+// bits_per_unit bits), Ribbon units in bits.
+bool ComputeBounds(const Flags& f, bool from_db, const Segments& seg, double r,
+                   const std::vector<double>& ribbon_bits, double total_bits,
+                   Bounds* b) {
+  double total_mass = 0;
+  for (double m : seg.mass) total_mass += m;
+  const double slack = 1e-9 * std::max(1.0, total_mass);
+  const double key_units = Spendable(from_db, total_bits / f.bits_per_unit,
+                                     static_cast<double>(f.segment_keys));
+  b->units = UnitsBound(seg, r, f.units_per_segment, seg.keys, key_units);
+  b->bloom = WaterFillBound(seg, 0.6185, total_bits);
+  b->ideal = WaterFillBound(seg, 0.5, total_bits);
+  bool ok = b->units <= EvenUnitsWaste(seg, r, f.units_per_segment, seg.keys,
+                                       key_units) +
+                            slack &&
+            b->bloom <= EvenBitsWaste(seg, 0.6185, total_bits) + slack &&
+            b->ideal <= b->bloom + slack;
+  if (!ribbon_bits.empty()) {
+    const double rr = std::ldexp(1.0, -f.bits_per_unit);
+    const double bits = Spendable(from_db, total_bits, ribbon_bits[0]);
+    b->ribbon = UnitsBound(seg, rr, f.units_per_segment, ribbon_bits, bits);
+    ok = ok &&
+         b->ribbon <=
+             EvenUnitsWaste(seg, rr, f.units_per_segment, ribbon_bits, bits) +
+                 slack &&
+         b->ideal <= b->ribbon + slack;
+  }
+  return ok;
 }
 
 }  // namespace
@@ -588,36 +656,42 @@ int main(int argc, char** argv) {
       "segment %.1fx the mean (per key); unit: %d bits, %d probes, FPR %.4f\n",
       total_mass, top * total_keys / std::max(total_mass, 1e-300),
       f.bits_per_unit, probes, r);
+  const std::vector<double> ribbon_bits = RibbonUnitBits(f, seg);
+  if (ribbon_bits.empty()) {
+    std::printf("ribbon: beyond the Ribbon units' limits (n/a below)\n");
+  } else if (!from_db) {
+    std::printf(
+        "ribbon unit: %d planes, FPR %.4f, %.0f bytes per segment "
+        "(%.4f bits per key per plane)\n",
+        f.bits_per_unit, std::ldexp(1.0, -f.bits_per_unit), ribbon_bits[0] / 8,
+        ribbon_bits[0] / (f.segment_keys * f.bits_per_unit));
+  }
   std::printf("floor (found keys, one read each): %.4f I/Os per Get%s\n\n",
               floor, f.absent_only ? "; waste of absent lookups only" : "");
   std::printf(
       "| budget, bits per %s | units (%dx%d): waste, x floor "
+      "| Ribbon units (%dx%d planes): waste, x floor "
       "| any Bloom: waste, x floor | any filter: waste, x floor |\n"
-      "|---|---|---|---|\n",
-      from_db ? "entry" : "live key", f.units_per_segment, f.bits_per_unit);
+      "|---|---|---|---|---|\n",
+      from_db ? "entry" : "live key", f.units_per_segment, f.bits_per_unit,
+      f.units_per_segment, f.bits_per_unit);
   for (double budget : f.budgets) {
     const double total_bits = budget * static_cast<double>(entries);
-    // Key-units the budget buys: whole units in the model (every segment
-    // has segment_keys keys), any amount in the LP relaxation.
-    double capacity = total_bits / f.bits_per_unit;
-    if (!from_db) {
-      capacity = std::floor(capacity / f.segment_keys) * f.segment_keys;
-    }
-    const double u = UnitsBound(seg, r, f.units_per_segment, capacity);
-    const double b = WaterFillBound(seg, 0.6185, total_bits);
-    const double i = WaterFillBound(seg, 0.5, total_bits);
-    // An optimum above a feasible placement, or a better filter model doing
-    // worse, means the computation is wrong: say so and fail.
-    const double slack = 1e-9 * std::max(1.0, total_mass);
-    if (u > EvenUnitsWaste(seg, r, f.units_per_segment, capacity) + slack ||
-        b > EvenBitsWaste(seg, 0.6185, total_bits) + slack || i > b + slack) {
+    Bounds b;
+    if (!ComputeBounds(f, from_db, seg, r, ribbon_bits, total_bits, &b)) {
       std::fprintf(stderr, "filter_bound: self-check failed at %.2f bits\n",
                    budget);
       return 1;
     }
-    std::printf("| %.2f | %.4f, %.3fx | %.4f, %.3fx | %.4f, %.3fx |\n", budget,
-                u, (floor + u) / floor, b, (floor + b) / floor, i,
-                (floor + i) / floor);
+    std::printf("| %.2f | %.4f, %.3fx | ", budget, b.units,
+                (floor + b.units) / floor);
+    if (ribbon_bits.empty()) {
+      std::printf("n/a | ");
+    } else {
+      std::printf("%.4f, %.3fx | ", b.ribbon, (floor + b.ribbon) / floor);
+    }
+    std::printf("%.4f, %.3fx | %.4f, %.3fx |\n", b.bloom,
+                (floor + b.bloom) / floor, b.ideal, (floor + b.ideal) / floor);
   }
   return 0;
 }

@@ -18,6 +18,14 @@ constexpr int kElasticSegmentIndexBits = 20;
 constexpr uint32_t kMaxElasticSegments = uint32_t{1}
                                          << kElasticSegmentIndexBits;
 
+// Ribbon filter units (table/elastic/ribbon_unit.h): the most bit-planes one
+// segment's units may hold together (units x planes per unit), so that a
+// key's result bits for all planes fit one 64-bit word.
+constexpr int kMaxRibbonPlanes = 64;
+// The most keys (duplicates included) one segment's Ribbon units may cover;
+// building needs about 32 bytes per slot.
+constexpr uint32_t kMaxRibbonSegmentKeys = uint32_t{1} << 20;
+
 }  // namespace leveldb
 
 #endif  // STORAGE_LEVELDB_TABLE_ELASTIC_LIMITS_H_
