@@ -204,45 +204,54 @@ TEST_F(SegmentLocatorTest, OrderPrefixesAgreeWithTheIndexForEveryKey) {
 TEST_F(SegmentLocatorTest, OrderPrefixesOfInternalKeysAgreeWithTheIndex) {
   // Internal keys: user keys of every length from 0 to 12 bytes after a
   // shared prefix, so the integer prefix of a lookup key is read both
-  // whole and masked (its tag follows the user part).
+  // whole and masked (its tag follows the user part); every other key
+  // starts with the same 8 bytes after it, so integer prefixes tie and the
+  // comparator decides. A large table and a small one.
   const InternalKeyComparator icmp(BytewiseComparator());
-  std::vector<std::string> users;
-  for (int i = 0; i < 4000; ++i) {
-    std::string user = "tenant/";
-    const int extra = i % 13;
-    uint64_t bits = static_cast<uint64_t>(i + 1) * 0x9E3779B97F4A7C15ull;
-    for (int j = 0; j < extra; ++j) {
-      user.push_back(static_cast<char>('a' + bits % 26));
-      bits /= 26;
+  for (int count : {4000, 700}) {
+    std::vector<std::string> users;
+    for (int i = 0; i < count; ++i) {
+      std::string user = i % 2 == 0 ? "tenant/" : "tenant/samebyte";
+      const int extra = i % 13;
+      uint64_t bits = static_cast<uint64_t>(i + 1) * 0x9E3779B97F4A7C15ull;
+      for (int j = 0; j < extra; ++j) {
+        user.push_back(static_cast<char>('a' + bits % 26));
+        bits /= 26;
+      }
+      users.push_back(user);
     }
-    users.push_back(user);
-  }
-  std::sort(users.begin(), users.end());
-  users.erase(std::unique(users.begin(), users.end()), users.end());
-  test::KVVector kvs;
-  for (size_t i = 0; i < users.size(); ++i) {
-    InternalKey ikey(users[i], 100 + i, kTypeValue);
-    kvs.emplace_back(ikey.Encode().ToString(), std::string(40, 'v'));
-  }
-  BuildTableOf(kvs, 2 * 1024, &icmp);
-  ASSERT_GT(index_.num_segments(), 10u);
-  SegmentLocator prefixed;
-  ASSERT_TRUE(prefixed.Build(&icmp, index_block_.get(), index_).ok());
-  prefixed.UseOrderPrefixes(/*internal_keys=*/true);
-  std::vector<std::string> lookups = {
-      "", "t", "tenant", "tenant/", "tenant/zzzzzzzzzzzzzz", "u"};
-  for (const std::string& user : users) {
-    lookups.push_back(user);
-    lookups.push_back(user + "a");
-    if (!user.empty()) lookups.push_back(user.substr(0, user.size() - 1));
-  }
-  for (const std::string& user : lookups) {
-    const std::string key =
-        InternalKey(user, kMaxSequenceNumber, kValueTypeForSeek)
-            .Encode()
-            .ToString();
-    ASSERT_EQ(SegmentByIndex(key, &icmp), SegmentByLocator(prefixed, key))
-        << user;
+    std::sort(users.begin(), users.end());
+    users.erase(std::unique(users.begin(), users.end()), users.end());
+    test::KVVector kvs;
+    for (size_t i = 0; i < users.size(); ++i) {
+      InternalKey ikey(users[i], 100 + i, kTypeValue);
+      kvs.emplace_back(ikey.Encode().ToString(), std::string(40, 'v'));
+    }
+    BuildTableOf(kvs, 2 * 1024, &icmp);
+    ASSERT_GT(index_.num_segments(), 3u);
+    SegmentLocator prefixed;
+    ASSERT_TRUE(prefixed.Build(&icmp, index_block_.get(), index_).ok());
+    prefixed.UseOrderPrefixes(/*internal_keys=*/true);
+    std::vector<std::string> lookups = {"",
+                                        "t",
+                                        "tenant",
+                                        "tenant/",
+                                        "tenant/same",
+                                        "u",
+                                        "tenant/zzzzzzzzzzzzzz"};
+    for (const std::string& user : users) {
+      lookups.push_back(user);
+      lookups.push_back(user + "a");
+      if (!user.empty()) lookups.push_back(user.substr(0, user.size() - 1));
+    }
+    for (const std::string& user : lookups) {
+      const std::string key =
+          InternalKey(user, kMaxSequenceNumber, kValueTypeForSeek)
+              .Encode()
+              .ToString();
+      ASSERT_EQ(SegmentByIndex(key, &icmp), SegmentByLocator(prefixed, key))
+          << count << " " << user;
+    }
   }
 }
 
