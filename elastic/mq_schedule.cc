@@ -512,6 +512,9 @@ void MQSchedule::DropVictimsLocked(
     const FileRecord* table =
         registry_.FindAttached(MultiQueue::FileNumberOf(v.id));
     if (table == nullptr) continue;
+    // The segment still wants the unit: free memory brings it back.
+    int& target = deficits_[v.id];
+    target = std::max(target, v.unit + 1);
     installed_bytes_ -= table->groups->DropUnits(
         MultiQueue::SegmentIndexOf(v.id), v.unit, &epoch_);
   }

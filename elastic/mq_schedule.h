@@ -338,7 +338,10 @@ class MQSchedule {
   // true (the file was registered).
   bool UnregisterLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  // Unpublishes the units the MultiQueue took from victims.
+  // Unpublishes the units the MultiQueue took from victims; each victim's
+  // segment keeps the lost unit as a top-up target, so memory freed later
+  // (a compaction's inputs retired, a file deleted) brings it back rather
+  // than sitting idle, and compaction outputs inherit the target.
   void DropVictimsLocked(const std::vector<MultiQueue::Victim>& victims)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Recomputes the budget from the attached keys and evicts down to it.

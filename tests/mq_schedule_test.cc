@@ -155,6 +155,44 @@ TEST_F(MQScheduleTest, HotSegmentsGainUnitsAndExpiredOnesGiveThemUp) {
   EXPECT_EQ(0u, mqs.GetStats().installed_bytes);
 }
 
+TEST_F(MQScheduleTest, EvictedUnitsComeBackFromFreedMemory) {
+  MakeTables(2, 3000);
+  const ElasticIndex& index0 = tables_[0]->index;
+  uint32_t a = 0;  // table 0's segment with the largest units
+  for (uint32_t s = 1; s < index0.num_segments(); ++s) {
+    if (index0.segment(s).unit_size > index0.segment(a).unit_size) a = s;
+  }
+  const uint64_t unit_a = index0.segment(a).unit_size;
+  const ElasticIndex& index1 = tables_[1]->index;
+  uint32_t b = 0;  // a segment of table 1 whose unit fits in one of A's
+  while (b < index1.num_segments() && index1.segment(b).unit_size > unit_a) {
+    ++b;
+  }
+  ASSERT_LT(b, index1.num_segments());
+  MQSchedule mqs(Opts(6 * unit_a, /*lifetime=*/10, /*background=*/false));
+  ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/0).ok());
+  ASSERT_TRUE(Attach(&mqs, 1, /*initial=*/0).ok());
+  for (int i = 1; i <= 6; ++i) {
+    mqs.TEST_SetClock(i);
+    mqs.RecordAccess(Seg(0, a), /*absent=*/true);
+    mqs.WaitIdle();
+  }
+  ASSERT_EQ(6, tables_[0]->groups->LoadedCount(a));
+  // A has expired: B takes one of its units.
+  mqs.TEST_SetClock(100);
+  mqs.RecordAccess(Seg(1, b), /*absent=*/true);
+  mqs.WaitIdle();
+  ASSERT_EQ(5, tables_[0]->groups->LoadedCount(a));
+  ASSERT_EQ(1, tables_[1]->groups->LoadedCount(b));
+
+  // Table 1 goes away: the memory it frees brings A's unit back, since
+  // free memory left idle would only cost A's probes their filter.
+  mqs.ForgetFile(FileNumber(1));
+  mqs.WaitIdle();
+  EXPECT_EQ(6, tables_[0]->groups->LoadedCount(a));
+  ExpectInvariants(mqs);
+}
+
 TEST_F(MQScheduleTest, NewSegmentsWithoutHistoryAreNotExpiredAtOnce) {
   MakeTables(2, 3000);
   const uint32_t count0 = tables_[0]->index.num_segments();
