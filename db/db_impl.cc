@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -74,8 +75,9 @@ SequenceNumber SnapshotSequence(const Snapshot* snapshot) {
 // ElasticBF's manager when the (sanitized) filter policy is elastic, else
 // null. Its unit-load failures go to the DB's info log and its counters to
 // the DB's io-stats; it opens the DB's table files to load units.
-MQSchedule* NewElasticSchedule(const std::string& dbname,
-                               const Options& sanitized, IoStats* stats) {
+MQSchedule* NewElasticSchedule(
+    const std::string& dbname, const Options& sanitized, IoStats* stats,
+    std::function<void(uint64_t, uint64_t)> register_file) {
   const ElasticFilterPolicy* policy =
       AsElasticPolicy(sanitized.filter_policy, nullptr);
   if (policy == nullptr) return nullptr;
@@ -91,6 +93,7 @@ MQSchedule* NewElasticSchedule(const std::string& dbname,
         file->reset(opened);
         return s;
       };
+  mq_options.register_file = std::move(register_file);
   return new MQSchedule(mq_options);
 }
 
@@ -194,7 +197,13 @@ DBImpl::DBImpl(const Options& raw_options, const std::string& dbname,
       owns_info_log_(options_.info_log != raw_options.info_log),
       owns_cache_(options_.block_cache != raw_options.block_cache),
       dbname_(dbname),
-      elastic_(NewElasticSchedule(dbname_, options_, &io_stats_)),
+      // Files recovered at open register in the background, through the
+      // table cache (created below; the filter layer calls it only once
+      // the recovered version reports its files).
+      elastic_(NewElasticSchedule(dbname_, options_, &io_stats_,
+                                  [this](uint64_t number, uint64_t size) {
+                                    table_cache_->RegisterFile(number, size);
+                                  })),
       table_cache_(new TableCache(dbname_, options_, TableCacheSize(options_),
                                   elastic_)),
       db_lock_(nullptr),
@@ -240,11 +249,11 @@ DBImpl::~DBImpl() {
   delete log_;
   delete logfile_;
   delete prev_logfile_;
-  // Tables hold blocks of the block cache: close them before the cache.
-  // Closing a table also detaches it from ElasticBF, so the MQSchedule
-  // (which logs to the info log) goes after the tables and before the log.
-  delete table_cache_;
+  // The MQSchedule's thread registers files through the table cache: stop
+  // it first. Tables hold blocks of the block cache: close them before the
+  // cache. Both log to the info log, which goes last.
   delete elastic_;
+  delete table_cache_;
 
   if (owns_info_log_) delete options_.info_log;
   if (owns_cache_) delete options_.block_cache;

@@ -139,25 +139,44 @@ Status TableCache::FindTable(uint64_t file_number, uint64_t file_size,
     delete file;
     return Status::OK();
   }
-  if (elastic_ != nullptr) {
-    // The filter layer takes the table's filter groups (if it has any) and
-    // keeps them while the file is live. Without them the table is still
-    // fully usable.
-    TableState* state = table->rep_;
-    if (state->groups != nullptr && bytewise_keys_) {
-      state->groups->mutable_locator()->UseOrderPrefixes(keys_are_internal_);
-    }
-    Status attach = elastic_->AttachTable(
-        file_number,
-        std::shared_ptr<TableFilterGroups>(std::move(state->groups)),
-        state->file, nullptr, initial_units_);
-    if (!attach.ok()) {
-      Log(options_.info_log, "ElasticBF: table %llu has no filters: %s",
-          static_cast<unsigned long long>(file_number),
-          attach.ToString().c_str());
-    }
-  }
+  if (elastic_ != nullptr) Register(file_number, table->rep_);
   return Status::OK();
+}
+
+void TableCache::Register(uint64_t file_number, TableState* state) {
+  // The filter layer takes the table's filter groups (if it has any) and
+  // keeps them while the file is live. Without them the table is still
+  // fully usable.
+  if (state->groups != nullptr && bytewise_keys_) {
+    state->groups->mutable_locator()->UseOrderPrefixes(keys_are_internal_);
+  }
+  Status attach = elastic_->AttachTable(
+      file_number, std::shared_ptr<TableFilterGroups>(std::move(state->groups)),
+      state->file, nullptr, initial_units_);
+  if (!attach.ok()) {
+    Log(options_.info_log, "ElasticBF: table %llu has no filters: %s",
+        static_cast<unsigned long long>(file_number),
+        attach.ToString().c_str());
+  }
+}
+
+void TableCache::RegisterFile(uint64_t file_number, uint64_t file_size) {
+  if (elastic_ == nullptr || elastic_->HasFilterGroups(file_number)) return;
+  RandomAccessFile* file = nullptr;
+  Status s = OpenTableFile(env_, dbname_, file_number, &file);
+  std::unique_ptr<RandomAccessFile> owned(file);
+  TableState state;
+  if (s.ok()) {
+    s = OpenTableState(options_, filter_setup_, file, file_size, &state);
+  }
+  if (!s.ok()) {
+    // Not fatal: the first Get that needs the table opens it again and
+    // reports what is wrong.
+    Log(options_.info_log, "ElasticBF: table %llu not registered at open: %s",
+        static_cast<unsigned long long>(file_number), s.ToString().c_str());
+    return;
+  }
+  Register(file_number, &state);
 }
 
 Iterator* TableCache::NewIterator(const ReadOptions& options,

@@ -24,6 +24,7 @@ class Iterator;
 class RandomAccessFile;
 struct SegmentKeyRange;
 struct TableReadContext;
+struct TableState;
 
 // Opens table file `file_number` of database `dbname` (.ldb, else the .sst
 // of old releases). A missing file is Corruption: the version lists it.
@@ -77,6 +78,12 @@ class TableCache {
   // How the database's tables are filtered, for building them.
   const TableFilterSetup& filter_setup() const { return filter_setup_; }
 
+  // ElasticBF: registers file_number with the filter layer (its filter
+  // groups and first units) without keeping the file open or cached; the
+  // filter layer's background thread calls it for live files no Get has
+  // opened yet. Does nothing for a registered file; errors are logged.
+  void RegisterFile(uint64_t file_number, uint64_t file_size);
+
   // Drops the cached Table of file_number (used once the file is deleted);
   // ElasticBF forgets the file's segments and hotness too.
   void Evict(uint64_t file_number);
@@ -85,6 +92,9 @@ class TableCache {
   // Finds or opens the table; on success *handle must later be released.
   Status FindTable(uint64_t file_number, uint64_t file_size,
                    Cache::Handle** handle);
+
+  // Hands a just-opened table's filter groups to the filter layer.
+  void Register(uint64_t file_number, TableState* state);
 
   // Asks the filter layer about key k in the table, registering the file
   // first if no table of it was opened yet.

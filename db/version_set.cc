@@ -801,7 +801,8 @@ void VersionSet::ReportFileLevels(const Version* v) const {
   for (int level = 0; level < config::kNumLevels; ++level) {
     for (const FileMetaData* f : v->files_[level]) {
       files.push_back(MQSchedule::FileReport{
-          f->number, level, keeps_hotness_ ? f->hotness.get() : nullptr});
+          f->number, level, keeps_hotness_ ? f->hotness.get() : nullptr,
+          f->file_size});
     }
   }
   elastic_->ReportFiles(files);

@@ -40,6 +40,7 @@ bool FileRegistry::Register(uint64_t number,
   record.registered = true;
   record.groups = std::move(groups);
   ++registered_count_;
+  unregistered_.erase(number);
   return true;
 }
 
@@ -97,7 +98,10 @@ bool FileRegistry::SetLevel(uint64_t number, int level) {
   return true;
 }
 
-void FileRegistry::Retire(uint64_t number) { records_[number].retired = true; }
+void FileRegistry::Retire(uint64_t number) {
+  records_[number].retired = true;
+  unregistered_.erase(number);
+}
 
 void FileRegistry::Forget(uint64_t number) {
   auto it = records_.find(number);
@@ -107,10 +111,12 @@ void FileRegistry::Forget(uint64_t number) {
     --registered_count_;
   }
   records_.erase(it);
+  unregistered_.erase(number);
 }
 
 void FileRegistry::Clear() {
   records_.clear();
+  unregistered_.clear();
   registered_count_ = 0;
   busy_total_ = 0;
   live_set_reported_ = false;
@@ -125,9 +131,36 @@ std::vector<uint64_t> FileRegistry::ReplaceLiveSet(
     record.live = now_live;
   }
   // Files first heard of in this report.
-  for (uint64_t number : live) records_[number].live = true;
+  for (uint64_t number : live) {
+    FileRecord& record = records_[number];
+    record.live = true;
+    if (!record.registered && !record.retired && !record.registration_taken &&
+        record.file_size > 0) {
+      unregistered_.insert(number);
+    }
+  }
   live_set_reported_ = true;
   return left;
+}
+
+void FileRegistry::SetFileSize(uint64_t number, uint64_t file_size) {
+  records_[number].file_size = file_size;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> FileRegistry::TakeUnregistered(
+    size_t max) {
+  std::vector<std::pair<uint64_t, uint64_t>> taken;
+  auto it = unregistered_.begin();
+  while (it != unregistered_.end() && taken.size() < max) {
+    FileRecord& record = records_[*it];
+    if (record.live && !record.registered && !record.retired &&
+        !record.registration_taken) {
+      record.registration_taken = true;
+      taken.emplace_back(*it, record.file_size);
+    }
+    it = unregistered_.erase(it);
+  }
+  return taken;
 }
 
 void FileRegistry::BeginLoad(uint64_t number, const TableFilterGroups* groups) {

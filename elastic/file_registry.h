@@ -24,6 +24,7 @@
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "elastic/hotness_inheritance.h"
@@ -56,6 +57,10 @@ struct FileRecord {
   // Holds of `groups` by loads in flight (an attach's opening loads hold
   // it once): units above them would not install yet.
   int busy = 0;
+  // Bytes of the file, as the DB reported it (0: not reported).
+  uint64_t file_size = 0;
+  // Handed out by TakeUnregistered once: not handed out again.
+  bool registration_taken = false;
 };
 
 class FileRegistry {
@@ -112,6 +117,14 @@ class FileRegistry {
   // not any more (the caller retires them).
   std::vector<uint64_t> ReplaceLiveSet(
       const std::unordered_set<uint64_t>& live);
+  // Records the size of a file the DB reports live.
+  void SetFileSize(uint64_t number, uint64_t file_size);
+  // Up to `max` live files of known size that have never registered, nor
+  // been handed out here before, as (number, size): the files the filter
+  // layer can register in the background. Each is handed out once.
+  std::vector<std::pair<uint64_t, uint64_t>> TakeUnregistered(size_t max);
+  // True if TakeUnregistered would hand out a file.
+  bool HasUnregistered() const { return !unregistered_.empty(); }
   // True once a live set was reported: budgets then count live files only.
   bool live_set_reported() const { return live_set_reported_; }
 
@@ -137,6 +150,9 @@ class FileRegistry {
   FileRecord* MutableRegistered(uint64_t number);
 
   std::unordered_map<uint64_t, FileRecord> records_;
+  // Live files of known size not registered yet and not handed out
+  // (a superset: entries are checked again when taken).
+  std::unordered_set<uint64_t> unregistered_;
   size_t registered_count_ = 0;
   int busy_total_ = 0;  // sum of busy over registered records
   bool live_set_reported_ = false;

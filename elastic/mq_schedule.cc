@@ -24,6 +24,8 @@ constexpr size_t kMaxBatch = 4096;
 constexpr uint64_t kActivePollMicros = 1000;
 constexpr uint64_t kIdlePollMicros = 20000;
 constexpr int kActivePolls = 100;
+// Files the background thread registers between two batches of records.
+constexpr size_t kRegistrationsPerPass = 4;
 
 // Segment counts are halved every 16 lifetimes of Gets. Measured on 50/50
 // read/update mixes (docs/evaluation.md): without aging an old segment's
@@ -259,8 +261,23 @@ void MQSchedule::BackgroundLoop() {
       batch = ProcessRecords();
       total += batch;
     } while (batch == kMaxBatch);
+    // Between batches of records: a few files no Get has opened yet.
+    total += RegisterUnregisteredFiles(kRegistrationsPerPass);
     empty_polls = total > 0 ? 0 : std::min(empty_polls + 1, kActivePolls);
   }
+}
+
+size_t MQSchedule::RegisterUnregisteredFiles(size_t max) {
+  if (!options_.register_file) return 0;
+  std::vector<std::pair<uint64_t, uint64_t>> files;
+  {
+    MutexLock l(&mu_);
+    files = registry_.TakeUnregistered(max);
+  }
+  for (const auto& [number, file_size] : files) {
+    options_.register_file(number, file_size);
+  }
+  return files.size();
 }
 
 size_t MQSchedule::ProcessRecords() {
@@ -887,6 +904,7 @@ void MQSchedule::ReportFiles(const std::vector<FileReport>& files) {
   for (const FileReport& f : files) {
     SetFileLevelLocked(f.number, f.level);
     if (f.hotness != nullptr) SeedLocked(f.number, *f.hotness);
+    if (f.file_size != 0) registry_.SetFileSize(f.number, f.file_size);
   }
   // Only files seen live before can retire: a table a compaction is still
   // writing is attached before its version reports it.
@@ -1020,7 +1038,8 @@ void MQSchedule::WaitIdle() {
   // Every pass also runs pending top-ups (their loads finish within it).
   // Top-ups wait for tables with loads in flight, hence the outer loop.
   for (;;) {
-    while (ProcessRecords() > 0) {
+    while (ProcessRecords() > 0 ||
+           RegisterUnregisteredFiles(kRegistrationsPerPass) > 0) {
     }
     MutexLock l(&mu_);
     while (loads_outstanding_ > 0) loads_done_.Wait();

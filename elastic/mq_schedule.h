@@ -84,6 +84,12 @@ struct MQScheduleOptions {
   std::function<Status(uint64_t file_number,
                        std::unique_ptr<RandomAccessFile>* file)>
       open_table_file;
+  // Registers live table file `file_number` of `file_size` bytes that no
+  // Get has opened yet (through AttachTable; it need not stay open). With
+  // it, the background thread registers every live file the DB reports,
+  // a few per pass, so their units are resident before the first Get
+  // reaches them; without it, files register when first opened.
+  std::function<void(uint64_t file_number, uint64_t file_size)> register_file;
 };
 
 class MQSchedule {
@@ -230,6 +236,7 @@ class MQSchedule {
     uint64_t number;
     int level;
     const InheritedHotness* hotness;  // may be null
+    uint64_t file_size = 0;           // 0: unknown (never registered here)
   };
   // The complete set of live files, reported whenever the DB installs a
   // new version: SetFileLevels and SeedFileHotness for each (one critical
@@ -252,8 +259,10 @@ class MQSchedule {
   void GetMemory(uint64_t* installed_bytes, uint64_t* budget_bytes) const
       LOCKS_EXCLUDED(mu_);
 
-  // Processes every access record queued so far (in the calling thread)
-  // and waits until no unit load is in flight. Makes tests deterministic.
+  // Processes every access record queued so far and registers the live
+  // files still unregistered (MQScheduleOptions::register_file), in the
+  // calling thread, and waits until no unit load is in flight. Makes tests
+  // deterministic.
   void WaitIdle() LOCKS_EXCLUDED(mu_);
 
   // Test hooks. A paused background thread processes nothing.
@@ -287,6 +296,9 @@ class MQSchedule {
   // Drains the ring and executes the resulting plans; returns the number of
   // records processed.
   size_t ProcessRecords() LOCKS_EXCLUDED(mu_);
+  // Registers up to `max` live files no Get has opened yet, through
+  // MQScheduleOptions::register_file; returns how many it tried.
+  size_t RegisterUnregisteredFiles(size_t max) LOCKS_EXCLUDED(mu_);
   // Reads and installs reserved units, one at a time.
   void ExecuteLoads(const std::vector<Load>& loads) LOCKS_EXCLUDED(mu_);
   // Opens a table file for unit reads (MQScheduleOptions::open_table_file).

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -435,11 +436,10 @@ TEST_F(ElasticDBTest, PropertyReportsMemoryHistogramAndActivity) {
       << prop;
   EXPECT_EQ(std::string::npos, prop.find("  level 0:")) << prop;
 
-  // Tables opened only after a reopen (lazily, by Gets) get their level
-  // too: it was recorded when the recovered version was installed.
+  // Tables registered after a reopen (in the background, no Get needed)
+  // get their level too: it was recorded when the recovered version was
+  // installed.
   Open(o);
-  EXPECT_EQ(0u, ElasticStat("tables_attached"));
-  for (int i = 0; i < 20000; i += 100) Get(AbsentKey(i));
   mqs()->WaitIdle();
   EXPECT_GT(ElasticStat("tables_attached"), 0u);
   expect_all_at(table_level, "after reopen");
@@ -769,6 +769,58 @@ class TableOpenCountingEnv : public EnvWrapper {
  private:
   std::atomic<int> opens_{0};
 };
+
+TEST_F(ElasticDBTest, RecoveredTablesRegisterBeforeAnyGet) {
+  TableOpenCountingEnv counting_env(env_);
+  ElasticFilterOptions eo;
+  // Tiny tables: room for each one's locator and first unit.
+  eo.memory_bits_per_key = 16;
+  Options o = ElasticOptions(eo);
+  o.env = &counting_env;
+  o.max_open_files = 20;  // clipped to the minimum: 64 open tables
+  Open(o);
+  // The DB goes before counting_env, however the test ends.
+  struct AtExit {
+    std::function<void()> run;
+    ~AtExit() { run(); }
+  } close_first{[this] { Close(); }};
+  constexpr int kTables = 80;
+  constexpr int kPerTable = 100;
+  for (int t = 0; t < kTables; ++t) {
+    Fill(t * kPerTable, (t + 1) * kPerTable);
+    ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  }
+  dbfull()->TEST_WaitForBackgroundWork();
+  const size_t tables = TableFiles().size();
+  ASSERT_GE(tables, static_cast<size_t>(kTables));
+
+  // Reopened: the filter layer registers every recovered table (filter
+  // groups and first units) in the background, without a Get.
+  Open(o);
+  mqs()->WaitIdle();
+  EXPECT_EQ(static_cast<uint64_t>(tables), ElasticStat("tables_attached"));
+
+  // So the first Gets of absent keys are ruled out without opening the
+  // tables, more of them than the table cache could even hold. (Paused:
+  // background unit loads, which open files too, are not counted.)
+  mqs()->TEST_Pause(true);
+  const int opens_before = counting_env.opens();
+  const uint64_t rejections_before = IoStat("filter_rejections");
+  int gets = 0;
+  for (int t = 0; t < kTables; ++t) {
+    for (int i = t * kPerTable; i < t * kPerTable + 5; ++i, ++gets) {
+      ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+    }
+  }
+  const uint64_t rejected = IoStat("filter_rejections") - rejections_before;
+  EXPECT_GE(rejected, static_cast<uint64_t>(gets * 8 / 10));
+  EXPECT_LE(static_cast<uint64_t>(counting_env.opens() - opens_before),
+            gets - rejected);
+  mqs()->TEST_Pause(false);
+  for (int i = 0; i < kTables * kPerTable; i += 7) {
+    ASSERT_EQ(ValueFor(i), Get(PresentKey(i))) << i;
+  }
+}
 
 TEST_F(ElasticDBTest, FiltersOutliveTablesClosedByTheTableCache) {
   TableOpenCountingEnv counting_env(env_);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -191,6 +192,45 @@ TEST(FileRegistryTest, SetLevelReportsChangesOnly) {
   // A level alone does not register the file.
   EXPECT_EQ(nullptr, registry.FindRegistered(2));
   EXPECT_TRUE(registry.Register(2, nullptr));
+}
+
+TEST(FileRegistryTest, LiveUnregisteredFilesAreHandedOutOnce) {
+  FileRegistry registry;
+  EXPECT_FALSE(registry.HasUnregistered());
+  registry.SetFileSize(1, 100);
+  registry.SetFileSize(2, 200);
+  registry.SetFileSize(3, 300);
+  // 4 is live without a known size; 5 registered; 6 retired.
+  registry.SetFileSize(5, 500);
+  ASSERT_TRUE(registry.Register(5, nullptr));
+  registry.SetFileSize(6, 600);
+  registry.Retire(6);
+  registry.ReplaceLiveSet({1, 2, 3, 4, 5, 6});
+  ASSERT_TRUE(registry.HasUnregistered());
+  // Registered meanwhile: not handed out.
+  ASSERT_TRUE(registry.Register(2, nullptr));
+
+  std::vector<std::pair<uint64_t, uint64_t>> taken =
+      registry.TakeUnregistered(1);
+  ASSERT_EQ(1u, taken.size());
+  std::vector<std::pair<uint64_t, uint64_t>> rest =
+      registry.TakeUnregistered(10);
+  taken.insert(taken.end(), rest.begin(), rest.end());
+  std::sort(taken.begin(), taken.end());
+  EXPECT_EQ((std::vector<std::pair<uint64_t, uint64_t>>{{1, 100}, {3, 300}}),
+            taken);
+  EXPECT_FALSE(registry.HasUnregistered());
+
+  // Reported live again, still unregistered: never handed out twice.
+  registry.ReplaceLiveSet({1, 3});
+  EXPECT_TRUE(registry.TakeUnregistered(10).empty());
+  // A new file is; a forgotten one is not.
+  registry.SetFileSize(7, 700);
+  registry.SetFileSize(8, 800);
+  registry.ReplaceLiveSet({1, 3, 7, 8});
+  registry.Forget(8);
+  EXPECT_EQ((std::vector<std::pair<uint64_t, uint64_t>>{{7, 700}}),
+            registry.TakeUnregistered(10));
 }
 
 TEST(FileRegistryTest, ReplacingTheLiveSetNamesTheFilesThatLeft) {
