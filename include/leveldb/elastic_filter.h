@@ -104,9 +104,9 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // The kind of filter unit new tables get. kBloom (the default, pending
   // measurement): each unit is a Bloom filter of bits_per_unit bits per
   // key. kRibbon: each unit holds bits_per_unit bit-planes of one Ribbon
-  // filter per segment, about bits_per_unit * 1.03 bits per key for a
-  // false-positive rate of exactly 2^-bits_per_unit per unit (a 4-bit
-  // Bloom unit has about 0.15, a 4-plane Ribbon unit 0.0625), at a higher
+  // filter per segment, a few percent above bits_per_unit bits per key,
+  // for a false-positive rate of exactly 2^-bits_per_unit per unit (a 4-bit
+  // Bloom unit's is about 0.15, a 4-plane Ribbon unit's 1/16), at a higher
   // build cost; needs bits_per_unit * units_per_segment <= 64. Tables keep
   // the kind they were written with; both kinds read alike, and stock
   // LevelDB reads either (without a filter).
