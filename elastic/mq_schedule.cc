@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <utility>
 
@@ -49,6 +50,15 @@ std::vector<int> UnitTargets(const InheritedHotness* source, uint32_t count,
       target[s] = std::min(source->units[s], max_units);
   }
   return target;
+}
+
+// FPR of one unit of a table with this index: 2^-b for Ribbon units of b
+// planes (exact), the theoretical Bloom rate for Bloom units.
+double UnitFpr(const ElasticIndex& index) {
+  if (index.unit_kind() == ElasticUnitKind::kRibbon) {
+    return std::ldexp(1.0, -index.bits_per_unit());
+  }
+  return FilterGroupTheoreticalFpr(index.bits_per_unit(), 1);
 }
 
 MultiQueue::Options QueueOptions(const MQScheduleOptions& options) {
@@ -679,12 +689,14 @@ void MQSchedule::JoinSegmentsLocked(uint64_t file_number,
   // every hot segment's first victim (its f is 0) right after a flush.
   MultiQueue::Hotness fresh;
   fresh.last_access = Now();
+  const int rate_class = mq_.RateClass(UnitFpr(index));
   for (uint32_t s = 0; s < count; ++s) {
     // Charge a unit's real allocation, its whole 64-bit words (equal to
-    // its encoded size except for legacy units).
+    // its encoded size except for legacy Bloom units; Ribbon units are
+    // whole words).
     mq_.Attach(MultiQueue::MakeSegmentId(file_number, s),
                FilterUnitMemoryBytes(index.segment(s).unit_size), level,
-               use_hotness ? source->segments[s] : fresh);
+               use_hotness ? source->segments[s] : fresh, rate_class);
   }
 }
 

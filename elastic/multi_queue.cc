@@ -31,13 +31,30 @@ MultiQueue::MultiQueue(const Options& options)
       aging_lifetimes_(options.aging_lifetimes),
       queues_(n_ + 1),
       queue_len_(n_ + 1, 0),
-      queue_absent_(n_ + 1, 0),
       level_hist_(kMaxLsmLevels, std::vector<uint64_t>(n_ + 1, 0)) {
-  const double unit_fpr = ClampFpr(options.unit_fpr);
-  fpr_.resize(n_ + 1);
-  fpr_[0] = 1.0;
-  for (int k = 1; k <= n_; ++k) fpr_[k] = fpr_[k - 1] * unit_fpr;
+  RateClass(options.unit_fpr);  // class 0
   for (Link& head : queues_) head.prev = head.next = &head;
+}
+
+int MultiQueue::RateClass(double unit_fpr) {
+  const double p = ClampFpr(unit_fpr);
+  int nearest = 0;
+  for (size_t c = 0; c < unit_fprs_.size(); ++c) {
+    if (unit_fprs_[c] == p) return static_cast<int>(c);
+    if (std::fabs(unit_fprs_[c] - p) < std::fabs(unit_fprs_[nearest] - p)) {
+      nearest = static_cast<int>(c);
+    }
+  }
+  if (unit_fprs_.size() >= static_cast<size_t>(kMaxRateClasses)) {
+    return nearest;
+  }
+  std::vector<double> r(n_ + 1);
+  r[0] = 1.0;
+  for (int k = 1; k <= n_; ++k) r[k] = r[k - 1] * p;
+  unit_fprs_.push_back(p);
+  fpr_.push_back(std::move(r));
+  queue_absent_.emplace_back(n_ + 1, 0);
+  return static_cast<int>(unit_fprs_.size() - 1);
 }
 
 MultiQueue::~MultiQueue() = default;
@@ -68,7 +85,7 @@ void MultiQueue::Age(Segment* s) {
   s->hotness = Halved(s->hotness, epoch_ - s->aged_epoch);
   s->aged_epoch = epoch_;
   if (s->attached) {  // keep E[extra I/O]'s per-queue sums exact
-    queue_absent_[s->units] -= before - s->hotness.absent_probes;
+    AbsentSum(*s) -= before - s->hotness.absent_probes;
   }
 }
 
@@ -109,7 +126,7 @@ void MultiQueue::Enqueue(Segment* s, bool at_mru) {
   s->prev->next = s;
   s->next->prev = s;
   ++queue_len_[s->units];
-  queue_absent_[s->units] += s->hotness.absent_probes;
+  AbsentSum(*s) += s->hotness.absent_probes;
   ++level_hist_[s->lsm_level][s->units];
 }
 
@@ -118,7 +135,7 @@ void MultiQueue::Dequeue(Segment* s) {
   s->next->prev = s->prev;
   s->prev = s->next = nullptr;
   --queue_len_[s->units];
-  queue_absent_[s->units] -= s->hotness.absent_probes;
+  AbsentSum(*s) -= s->hotness.absent_probes;
   --level_hist_[s->lsm_level][s->units];
 }
 
@@ -147,7 +164,10 @@ void MultiQueue::Demote(Segment* s, std::vector<Victim>* victims) {
 }
 
 bool MultiQueue::Attach(SegmentId id, uint64_t unit_bytes, int lsm_level,
-                        const Hotness& initial) {
+                        const Hotness& initial, int rate_class) {
+  if (rate_class < 0 || static_cast<size_t>(rate_class) >= fpr_.size()) {
+    return false;
+  }
   auto [it, inserted] = segments_.try_emplace(id);
   Segment& s = it->second;
   if (!inserted && s.attached) return false;
@@ -160,6 +180,7 @@ bool MultiQueue::Attach(SegmentId id, uint64_t unit_bytes, int lsm_level,
   Age(&s);  // detached here: before the queue sums include it
   s.unit_bytes = unit_bytes;
   s.lsm_level = ClampLevel(lsm_level);
+  s.rate_class = rate_class;
   s.units = 0;
   s.attached = true;
   ++attached_;
@@ -251,15 +272,17 @@ std::vector<MultiQueue::Segment*> MultiQueue::FindExpiredVictims(
 double MultiQueue::VictimLoss(const std::vector<Segment*>& victims) const {
   double loss = 0;
   for (const Segment* v : victims) {
+    const std::vector<double>& r = fpr_[v->rate_class];
     loss += static_cast<double>(v->hotness.absent_probes) *
-            (fpr_[v->units - 1] - fpr_[v->units]);
+            (r[v->units - 1] - r[v->units]);
   }
   return loss;
 }
 
 double MultiQueue::LoadGain(const Segment& s) const {
+  const std::vector<double>& r = fpr_[s.rate_class];
   return static_cast<double>(s.hotness.absent_probes) *
-         (fpr_[s.units] - fpr_[s.units + 1]);
+         (r[s.units] - r[s.units + 1]);
 }
 
 MultiQueue::Plan MultiQueue::PlanAccess(SegmentId id, uint64_t now) {
@@ -360,8 +383,10 @@ bool MultiQueue::IsExpired(SegmentId id, uint64_t now) const {
 
 double MultiQueue::ExpectedExtraIo() const {
   double e = 0;
-  for (int k = 0; k <= n_; ++k) {
-    e += fpr_[k] * static_cast<double>(queue_absent_[k]);
+  for (size_t c = 0; c < fpr_.size(); ++c) {
+    for (int k = 0; k <= n_; ++k) {
+      e += fpr_[c][k] * static_cast<double>(queue_absent_[c][k]);
+    }
   }
   return e;
 }
@@ -371,7 +396,8 @@ double MultiQueue::RecomputeExpectedExtraIo() const {
   for (const auto& entry : segments_) {
     const Segment& s = entry.second;
     if (s.attached) {
-      e += static_cast<double>(s.hotness.absent_probes) * fpr_[s.units];
+      e += static_cast<double>(s.hotness.absent_probes) *
+           fpr_[s.rate_class][s.units];
     }
   }
   return e;
@@ -409,17 +435,22 @@ bool MultiQueue::CheckInvariants(std::string* error) const {
   uint64_t queued = 0;
   for (int k = 0; k <= n_; ++k) {
     const Link* head = &queues_[k];
-    uint64_t len = 0, absent = 0;
+    uint64_t len = 0;
+    std::vector<uint64_t> absent(fpr_.size(), 0);
     for (const Link* l = head->next; l != head; l = l->next) {
       const Segment* s = static_cast<const Segment*>(l);
       if (l->next->prev != l) why << "broken link in Q" << k << "; ";
       if (!s->attached) why << "detached segment in Q" << k << "; ";
       if (s->units != k) why << "segment with " << s->units << " in Q" << k;
       ++len;
-      absent += s->hotness.absent_probes;
+      absent[s->rate_class] += s->hotness.absent_probes;
     }
     if (len != queue_len_[k]) why << "length of Q" << k << " is off; ";
-    if (absent != queue_absent_[k]) why << "f sum of Q" << k << " is off; ";
+    for (size_t c = 0; c < fpr_.size(); ++c) {
+      if (absent[c] != queue_absent_[c][k]) {
+        why << "f sum of Q" << k << " class " << c << " is off; ";
+      }
+    }
     queued += len;
   }
   uint64_t attached = 0, used = 0;

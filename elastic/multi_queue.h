@@ -11,7 +11,10 @@
 // segment gains a unit when memory is free, or when expired segments found
 // from Q_n down to Q_1 (LRU end first) can give up one unit each and the
 // exchange lowers E[extra I/O] = sum_i f_i * r(k_i), where f_i counts the
-// probes of segment i that did not find their key and r(k) = unit_fpr^k.
+// probes of segment i that did not find their key and r(k) = p_i^k, p_i
+// the FPR of one unit of segment i. Segments of different unit kinds (Bloom
+// and Ribbon tables in one DB) have different p: each segment attaches
+// with a rate class (RateClass()), class 0 being Options::unit_fpr.
 //
 // Every decision is applied to the bookkeeping at once. A load is reserved:
 // k grows and its bytes are charged before the I/O happens, so the budget
@@ -37,6 +40,8 @@ class MultiQueue {
  public:
   // (file_number << 20) | segment_index.
   using SegmentId = uint64_t;
+  // Most distinct unit FPRs (rate classes) one queue tracks.
+  static constexpr int kMaxRateClasses = 8;
   static constexpr int kSegmentIndexBits = kElasticSegmentIndexBits;
   static constexpr uint32_t kMaxSegmentsPerFile = kMaxElasticSegments;
   // Largest value of units_per_segment.
@@ -55,7 +60,7 @@ class MultiQueue {
 
   struct Options {
     int units_per_segment = 6;  // n, clamped to [1, kMaxUnits]
-    double unit_fpr = 0.5;      // FPR of one unit, clamped to [0, 1]
+    double unit_fpr = 0.5;      // FPR of one unit of class 0, clamped to [0, 1]
     // A segment is expired when now - last_access > lifetime. 0 = auto:
     // max(min_auto_lifetime, number of attached segments).
     uint64_t lifetime = 0;
@@ -123,10 +128,16 @@ class MultiQueue {
 
   // The segment's table was opened: it joins Q_0 with no units. A segment
   // seen before (detached) keeps its recorded hotness and ignores `initial`
-  // (pass inherited hotness for new segments). Returns false, changing
-  // nothing, if the segment is already attached.
+  // (pass inherited hotness for new segments). Its units each have the FPR
+  // of `rate_class` (from RateClass()). Returns false, changing nothing, if
+  // the segment is already attached or the class is unknown.
   bool Attach(SegmentId id, uint64_t unit_bytes, int lsm_level,
-              const Hotness& initial);
+              const Hotness& initial, int rate_class = 0);
+
+  // The rate class of units with FPR unit_fpr (clamped to [0, 1]), added if
+  // new; class 0 is Options::unit_fpr. When kMaxRateClasses are in use, a
+  // new rate maps to the known class whose rate is nearest.
+  int RateClass(double unit_fpr);
 
   // The segment's table was closed: it leaves its queue and releases its
   // units, which the caller frees. Hotness is kept. Returns the number of
@@ -182,8 +193,10 @@ class MultiQueue {
   uint64_t used_bytes() const { return used_bytes_; }
   uint64_t budget_bytes() const { return budget_bytes_; }
   uint64_t lifetime() const;
-  // r(k) = unit_fpr^k for k in [0, n].
-  double FalsePositiveRate(int units) const { return fpr_[units]; }
+  // r(k) = p^k for k in [0, n], p the unit FPR of `rate_class`.
+  double FalsePositiveRate(int units, int rate_class = 0) const {
+    return fpr_[rate_class][units];
+  }
 
   // E[extra I/O] over attached segments, maintained incrementally.
   double ExpectedExtraIo() const;
@@ -208,6 +221,7 @@ class MultiQueue {
     Hotness hotness;
     int units = 0;  // k; 0 when detached
     int lsm_level = 0;
+    int rate_class = 0;
     bool attached = false;
     uint64_t aged_epoch = 0;  // aging epoch its counts are aged to
   };
@@ -247,7 +261,9 @@ class MultiQueue {
   const int n_;
   const uint64_t fixed_lifetime_;  // 0 = auto
   const uint64_t min_auto_lifetime_;
-  std::vector<double> fpr_;  // r(0..n)
+  // Per rate class: its unit FPR and r(0..n).
+  std::vector<double> unit_fprs_;
+  std::vector<std::vector<double>> fpr_;
   uint64_t budget_bytes_;
   uint64_t used_bytes_ = 0;
   uint64_t aging_lifetimes_;
@@ -260,9 +276,14 @@ class MultiQueue {
 
   std::vector<Link> queues_;  // sentinels of Q_0..Q_n, LRU after sentinel
   std::vector<uint64_t> queue_len_;
-  // Sum of f over each queue's segments: E[extra I/O] = sum_k r(k) F_k,
-  // exact in integers, so it never drifts from the recomputation.
-  std::vector<uint64_t> queue_absent_;
+  // Sum of f over each queue's segments, per rate class c:
+  // E[extra I/O] = sum_c sum_k r_c(k) F_c,k, exact in integers, so it never
+  // drifts from the recomputation. Indexed [c][k].
+  std::vector<std::vector<uint64_t>> queue_absent_;
+  // f of segment s, in its queue's per-class sum.
+  uint64_t& AbsentSum(const Segment& s) {
+    return queue_absent_[s.rate_class][s.units];
+  }
   std::vector<std::vector<uint64_t>> level_hist_;  // [level][k]
 
   uint64_t loads_ = 0;

@@ -187,6 +187,16 @@ class ElasticDBTest : public test::DBTestBase<testing::Test> {
     }
   }
 
+  // The unit kind of an elastic table (which must have an elastic index).
+  ElasticUnitKind KindOf(uint64_t number) {
+    ElasticIndex index;
+    EXPECT_TRUE(test::ReadElasticIndexOf(
+                    ReadFile(TableFileName(dbname_, number)), &index)
+                    .ok())
+        << number;
+    return index.unit_kind();
+  }
+
   // Name -> contents of every file in the directory.
   std::map<std::string, std::string> DirectorySnapshot() {
     std::map<std::string, std::string> snapshot;
@@ -243,6 +253,14 @@ std::vector<BadCase> BadCases() {
   add("segment_bytes", [](ElasticFilterOptions* o) { o->segment_bytes = 1; });
   add("segment_bytes",
       [](ElasticFilterOptions* o) { o->segment_bytes = 1023; });
+  add("unit_kind", [](ElasticFilterOptions* o) {
+    o->unit_kind = static_cast<ElasticFilterOptions::UnitKind>(7);
+  });
+  // Ribbon: 11 x 6 = 66 planes, more than 64.
+  add("units_per_segment", [](ElasticFilterOptions* o) {
+    o->unit_kind = ElasticFilterOptions::UnitKind::kRibbon;
+    o->bits_per_unit = 11;
+  });
   return cases;
 }
 
@@ -570,6 +588,76 @@ TEST_F(ElasticDBTest, OldBloomTablesKeepTheirFiltersUnderElasticBF) {
   for (int i = 0; i < kOld + 3000; i += 3) {
     ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
   }
+}
+
+// Stock Bloom filters, Bloom units and Ribbon units in one database: each
+// table keeps what it was written with until a compaction rewrites it.
+TEST_F(ElasticDBTest, BloomRibbonAndStockFilterTablesMix) {
+  constexpr int kPart = 4000;
+  Open(BloomOptions(10));
+  Fill(0, kPart);
+  ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  Close();
+  const std::set<uint64_t> stock = TableFiles();
+
+  ElasticFilterOptions eo;
+  eo.memory_bits_per_key = 32;  // room for every unit
+  Open(ElasticOptions(eo));
+  Fill(kPart, 2 * kPart);
+  ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  Close();
+  std::set<uint64_t> bloom_units = TableFiles();
+  for (uint64_t n : stock) bloom_units.erase(n);
+
+  eo.unit_kind = ElasticFilterOptions::UnitKind::kRibbon;
+  Open(ElasticOptions(eo));
+  Fill(2 * kPart, 3 * kPart);
+  ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  std::set<uint64_t> ribbon_units = TableFiles();
+  for (uint64_t n : stock) ribbon_units.erase(n);
+  for (uint64_t n : bloom_units) ribbon_units.erase(n);
+  ASSERT_FALSE(stock.empty());
+  ASSERT_FALSE(bloom_units.empty());
+  ASSERT_FALSE(ribbon_units.empty());
+  for (uint64_t n : stock) {
+    EXPECT_EQ(0u, MetaBlockNames(n).count(kElasticIndexBlockName));
+  }
+  for (uint64_t n : bloom_units) EXPECT_EQ(ElasticUnitKind::kBloom, KindOf(n));
+  for (uint64_t n : ribbon_units) {
+    EXPECT_EQ(ElasticUnitKind::kRibbon, KindOf(n));
+  }
+
+  // Every key found; absent keys of every range rejected by its filters.
+  auto check = [this](const char* when) {
+    SCOPED_TRACE(when);
+    mqs()->WaitIdle();
+    for (int part = 0; part < 3; ++part) {
+      SCOPED_TRACE(part);
+      ResetIoStats(db_);
+      for (int i = part * kPart; i < (part + 1) * kPart; ++i) {
+        ASSERT_EQ(ValueFor(i), Get(PresentKey(i))) << i;
+        ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
+      }
+      // One loaded 4-bit Bloom unit alone rejects about 85%.
+      EXPECT_GE(IoStat("filter_rejections"), kPart * 8 / 10);
+    }
+  };
+  check("mixed");
+  // Both kinds of elastic table are attached (opened by the lookups).
+  EXPECT_EQ(bloom_units.size() + ribbon_units.size(),
+            ElasticStat("tables_attached"));
+
+  // Compactions rewrite every table with Ribbon units.
+  RewriteAllTables();
+  for (uint64_t n : TableFiles()) {
+    EXPECT_EQ(0u,
+              stock.count(n) + bloom_units.count(n) + ribbon_units.count(n));
+    EXPECT_EQ(ElasticUnitKind::kRibbon, KindOf(n)) << n;
+  }
+  check("compacted");
+  Close();
+  Open(ElasticOptions(eo));
+  check("reopened");
 }
 
 TEST_F(ElasticDBTest, ElasticTablesReadWithoutFiltersOrWithBloom) {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/dbformat.h"
@@ -61,7 +62,45 @@ TEST(ElasticFilterOptionsTest, Defaults) {
   EXPECT_EQ(0u, o.lifetime);
   EXPECT_EQ(1, o.initial_units);
   EXPECT_TRUE(o.inherit_hotness);
+  // Bloom until measurements say otherwise.
+  EXPECT_EQ(ElasticFilterOptions::UnitKind::kBloom, o.unit_kind);
   ExpectAccepted(o);
+}
+
+TEST(ElasticFilterOptionsTest, UnitKind) {
+  using Kind = ElasticFilterOptions::UnitKind;
+  ElasticFilterOptions o;
+  o.unit_kind = Kind::kRibbon;
+  ExpectAccepted(o);  // 4 x 6 = 24 planes
+  o.unit_kind = static_cast<Kind>(2);
+  ExpectRejected(o, "unit_kind", "2");
+  o.unit_kind = static_cast<Kind>(-1);
+  ExpectRejected(o, "unit_kind", "-1");
+
+  // Ribbon: at most 64 planes per segment in all.
+  o.unit_kind = Kind::kRibbon;
+  for (auto shape : {std::pair<int, int>{32, 2}, {4, 16}, {1, 1}, {21, 3}}) {
+    o.bits_per_unit = shape.first;
+    o.units_per_segment = shape.second;
+    ExpectAccepted(o);
+  }
+  o.initial_units = 1;
+  for (auto shape : {std::pair<int, int>{32, 3}, {5, 13}, {17, 4}}) {
+    o.bits_per_unit = shape.first;
+    o.units_per_segment = shape.second;
+    const Status s = ValidateElasticFilterOptions(o);
+    ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    for (const std::string& part :
+         {std::string("bits_per_unit"), std::string("units_per_segment"),
+          std::string("unit_kind"), std::to_string(shape.first),
+          std::to_string(shape.second), std::string("64")}) {
+      EXPECT_NE(std::string::npos, s.ToString().find(part)) << s.ToString();
+    }
+    // Bloom units have no such limit.
+    o.unit_kind = Kind::kBloom;
+    ExpectAccepted(o);
+    o.unit_kind = Kind::kRibbon;
+  }
 }
 
 TEST(ElasticFilterOptionsTest, BitsPerUnit) {

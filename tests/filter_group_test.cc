@@ -21,8 +21,10 @@
 #include "table/block.h"
 #include "table/elastic/elastic_filter_policy.h"
 #include "table/elastic/filter_unit.h"
+#include "table/elastic/ribbon_unit.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/test_util.h"
+#include "util/crc32c.h"
 #include "util/epoch.h"
 #include "util/hash64.h"
 #include "util/io_stats.h"
@@ -489,7 +491,7 @@ TEST_F(ElasticIndexTest, RejectsInconsistentIndexes) {
   Valid().EncodeTo(&encoded);
   ElasticIndex out;
   std::string bad = encoded;
-  bad[0] = 2;  // format version
+  bad[0] = 3;  // format version
   EXPECT_TRUE(ElasticIndex::Decode(bad, kFileSize, &out).IsNotSupportedError());
   bad = encoded;
   bad[3] = 9;  // hash version
@@ -694,6 +696,312 @@ TEST_F(FilterGroupTest, InstallAndDropPublishSnapshots) {
   EpochGuard reader(&epoch);
   EXPECT_TRUE(groups.MayMatch(0, 12345, &consulted));
   EXPECT_FALSE(consulted);
+}
+
+}  // namespace
+}  // namespace leveldb
+
+namespace leveldb {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Ribbon units
+
+// Size and CRC32C of the Bloom table BloomTableBytesAreUnchanged builds, as
+// written before Ribbon units existed.
+constexpr size_t kBloomTableSize = 50569;
+constexpr uint32_t kBloomTableCrc = 1972390738;
+
+ElasticFilterOptions RibbonOptions() {
+  ElasticFilterOptions eo;
+  eo.unit_kind = ElasticFilterOptions::UnitKind::kRibbon;
+  return eo;
+}
+
+// The raw bytes of the table's elastic index block.
+std::string ElasticIndexBytes(const std::string& file) {
+  BlockHandle h;
+  EXPECT_TRUE(test::FindMetaBlock(file, kElasticIndexBlockName, &h));
+  return file.substr(static_cast<size_t>(h.offset()),
+                     static_cast<size_t>(h.size()));
+}
+
+// Installs every unit of every segment (all must verify).
+void InstallAllUnits(const std::string& file, const ElasticIndex& index,
+                     TableFilterGroups* groups, EpochDomain* epoch) {
+  test::StringSource source(file);
+  for (int u = 0; u < index.units_per_segment(); ++u) {
+    std::vector<UnitBuffer> buffers;
+    std::vector<Status> statuses;
+    ASSERT_TRUE(groups->ReadUnitRegion(&source, u, &buffers, &statuses).ok());
+    for (uint32_t s = 0; s < index.num_segments(); ++s) {
+      ASSERT_TRUE(statuses[s].ok()) << statuses[s].ToString();
+      ASSERT_TRUE(groups->InstallUnit(s, u, &buffers[s], epoch));
+    }
+  }
+}
+
+// Checks a Ribbon table's layout (units equal to BuildRibbonUnits over the
+// segment's keys) and that every key passes its segment's loaded units;
+// returns the key count of each segment.
+std::vector<uint64_t> CheckRibbonTable(const std::string& file,
+                                       const ElasticFilterOptions& eo) {
+  ElasticIndex index;
+  EXPECT_TRUE(test::ReadElasticIndexOf(file, &index).ok());
+  EXPECT_EQ(ElasticUnitKind::kRibbon, index.unit_kind());
+  EXPECT_EQ(eo.bits_per_unit, index.bits_per_unit());
+  EXPECT_EQ(eo.units_per_segment, index.units_per_segment());
+  const auto blocks = ReadDataBlocks(file, BytewiseComparator());
+  std::vector<std::vector<uint64_t>> hashes(index.num_segments());
+  for (const BlockKeys& b : blocks) {
+    for (const std::string& k : b.keys) {
+      hashes[index.SegmentOf(b.handle.offset())].push_back(
+          KeyHash64(k.data(), k.size()));
+    }
+  }
+  test::StringSource source(file);
+  std::vector<uint64_t> counts;
+  for (uint32_t s = 0; s < index.num_segments(); ++s) {
+    counts.push_back(index.segment(s).num_keys);
+    EXPECT_EQ(hashes[s].size(), index.segment(s).num_keys);
+    std::vector<std::string> want;
+    EXPECT_TRUE(BuildRibbonUnits(hashes[s].data(), hashes[s].size(),
+                                 {eo.bits_per_unit, eo.units_per_segment},
+                                 &want)
+                    .ok());
+    for (int u = 0; u < index.units_per_segment(); ++u) {
+      BlockContents c;
+      EXPECT_TRUE(
+          ReadBlock(&source, ReadOptions(), index.UnitHandle(s, u), &c).ok());
+      EXPECT_EQ(want[u], c.data.ToString()) << "segment " << s << " unit " << u;
+      if (c.heap_allocated) delete[] c.data.data();
+    }
+  }
+  TableFilterGroups groups(index, file.size());
+  EpochDomain epoch;
+  InstallAllUnits(file, index, &groups, &epoch);
+  EpochGuard guard(&epoch);
+  for (uint32_t s = 0; s < index.num_segments(); ++s) {
+    EXPECT_EQ(index.units_per_segment(), groups.LoadedCount(s));
+    for (uint64_t h : hashes[s]) {
+      bool consulted = false;
+      EXPECT_TRUE(groups.MayMatch(s, h, &consulted)) << "segment " << s;
+      EXPECT_TRUE(consulted);
+    }
+  }
+  return counts;
+}
+
+TEST_F(FilterGroupTest, RibbonTablesKeepEveryKeyInTinySegments) {
+  // One data block per segment (segment_bytes at its minimum), holding 1, 2
+  // or 3 keys depending on the value size.
+  const struct {
+    size_t value_size;
+    uint64_t keys_per_segment;
+  } cases[] = {{1100, 1}, {600, 2}, {400, 3}};
+  for (const auto& c : cases) {
+    ElasticFilterOptions eo = RibbonOptions();
+    eo.segment_bytes = 1024;
+    UsePolicy(eo);
+    options_.compression = kNoCompression;  // blocks hold whole values
+    const KVVector kvs = test::MakeEntries(300, c.value_size);
+    const std::string file = Build(kvs);
+    const std::vector<uint64_t> counts = CheckRibbonTable(file, eo);
+    ASSERT_GE(counts.size(), 90u);
+    for (size_t s = 0; s + 1 < counts.size(); ++s) {
+      EXPECT_EQ(c.keys_per_segment, counts[s]) << "segment " << s;
+    }
+    // Through a table cache with loaded units: every key found, and the
+    // units reject absent keys.
+    const uint64_t number = 30 + c.keys_per_segment;
+    const uint64_t size = Install(number, file);
+    auto mqs = NewSchedule();
+    TableCache cache(dbname_, options_, 10, mqs.get());
+    EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 0);
+  }
+}
+
+TEST_F(FilterGroupTest, RibbonTablesKeepEveryKeyInLargeSegments) {
+  ElasticFilterOptions eo = RibbonOptions();  // 4 planes x 6 units
+  UsePolicy(eo);
+  const KVVector kvs = test::MakeEntries(30000, 20);
+  const std::string file = Build(kvs);
+  const std::vector<uint64_t> counts = CheckRibbonTable(file, eo);
+  ASSERT_GE(counts.size(), 3u);
+  EXPECT_GE(counts[0], 8192u);
+  ElasticIndex index;
+  ASSERT_TRUE(test::ReadElasticIndexOf(file, &index).ok());
+  for (uint32_t s = 0; s < index.num_segments(); ++s) {
+    EXPECT_TRUE(RibbonUnitSizeMatches(index.segment(s).unit_size,
+                                      index.segment(s).num_keys, 4));
+  }
+  const uint64_t size = Install(40, file);
+  auto mqs = NewSchedule();
+  TableCache cache(dbname_, options_, 10, mqs.get());
+  // One 4-plane unit rejects about 15/16 of the absent keys.
+  EXPECT_GT(CheckLookups(&cache, mqs.get(), 40, size, kvs), 25000);
+
+  // Units of other shapes, up to all 64 planes.
+  for (auto shape : {std::pair<int, int>{1, 1}, {7, 3}, {4, 16}, {32, 2}}) {
+    eo.bits_per_unit = shape.first;
+    eo.units_per_segment = shape.second;
+    eo.initial_units = 1;
+    UsePolicy(eo);
+    CheckRibbonTable(Build(test::MakeEntries(5000, 20)), eo);
+  }
+}
+
+TEST_F(FilterGroupTest, RibbonSegmentsStayWithinTheKeyLimit) {
+  ElasticFilterOptions eo = RibbonOptions();
+  eo.bits_per_unit = 1;
+  eo.units_per_segment = 1;
+  eo.segment_bytes = size_t{1} << 30;  // bytes never close a segment
+  UsePolicy(eo);
+  const int n = static_cast<int>(kMaxRibbonSegmentKeys) + 50000;
+  const std::string file = Build(test::MakeEntries(n, 0));
+  ElasticIndex index;
+  ASSERT_TRUE(test::ReadElasticIndexOf(file, &index).ok());
+  ASSERT_EQ(2u, index.num_segments());
+  EXPECT_LE(index.segment(0).num_keys, kMaxRibbonSegmentKeys);
+  EXPECT_GT(index.segment(0).num_keys, kMaxRibbonSegmentKeys - 1000);
+  EXPECT_EQ(static_cast<uint64_t>(n), index.total_keys());
+  // Both segments got solved units, not the keep-everything fallback.
+  for (uint32_t s = 0; s < 2; ++s) {
+    EXPECT_GT(index.segment(s).unit_size, kRibbonTrailerSize);
+  }
+}
+
+TEST_F(FilterGroupTest, RibbonIndexIsVersion2AndBloomIndexStaysVersion1) {
+  UsePolicy(RibbonOptions());
+  const std::string ribbon = ElasticIndexBytes(Build(test::MakeEntries(50, 8)));
+  ASSERT_GE(ribbon.size(), 6u);
+  // version 2, kind 1 (Ribbon), 6 units, 4 planes, hash version, segments.
+  EXPECT_EQ(2, ribbon[0]);
+  EXPECT_EQ(1, ribbon[1]);
+  EXPECT_EQ(6, ribbon[2]);
+  EXPECT_EQ(4, ribbon[3]);
+  EXPECT_EQ(kKeyHashVersion, ribbon[4]);
+  EXPECT_EQ(1, ribbon[5]);
+
+  UsePolicy(ElasticFilterOptions());
+  const std::string bloom = ElasticIndexBytes(Build(test::MakeEntries(50, 8)));
+  EXPECT_EQ(1, bloom[0]);  // version 1: no kind
+  EXPECT_EQ(6, bloom[1]);
+  EXPECT_EQ(4, bloom[2]);
+  EXPECT_EQ(ribbon.substr(4, 2), bloom.substr(3, 2));
+}
+
+// The bytes of Bloom-unit tables are pinned: adding Ribbon units (index
+// version 2) must leave them exactly as builds before wrote them.
+TEST_F(FilterGroupTest, BloomTableBytesAreUnchanged) {
+  ElasticFilterOptions eo;
+  eo.bits_per_unit = 5;
+  eo.units_per_segment = 3;
+  UsePolicy(eo);
+  const std::string file = Build(test::MakeEntries(5000, 16));
+  EXPECT_EQ(kBloomTableSize, file.size());
+  EXPECT_EQ(kBloomTableCrc, crc32c::Value(file.data(), file.size()));
+}
+
+TEST_F(FilterGroupTest, DamagedRibbonUnitsAnswerMaybe) {
+  UsePolicy(RibbonOptions());
+  const KVVector kvs = test::MakeEntries(30000, 20);
+  const std::string good = Build(kvs);
+  ElasticIndex index;
+  ASSERT_TRUE(test::ReadElasticIndexOf(good, &index).ok());
+  ASSERT_GE(index.num_segments(), 3u);
+  const BlockHandle unit = index.UnitHandle(1, 0);
+  const std::string original =
+      good.substr(static_cast<size_t>(unit.offset()), unit.size());
+
+  // Damage that keeps a valid CRC: a trailer of another version, another
+  // plane count, or another unit index (planes this unit does not hold);
+  // and plain bit damage the CRC catches.
+  std::vector<std::string> files;
+  for (int field : {0, 1, 2}) {
+    std::string contents = original;
+    contents[contents.size() - kRibbonTrailerSize + field] +=
+        field == 0 ? 5 : 1;
+    std::string file = good;
+    test::RewriteBlock(&file, unit, contents);
+    files.push_back(file);
+  }
+  files.push_back(good);
+  files.back()[unit.offset() + 9] ^= static_cast<char>(0xff);
+
+  uint64_t number = 50;
+  for (const std::string& file : files) {
+    test::StringSource source(file);
+    TableFilterGroups groups(index, file.size());
+    UnitBuffer buffer;
+    EXPECT_FALSE(groups.ReadUnit(&source, 1, 0, &buffer).ok());
+    EXPECT_EQ(nullptr, buffer.words.get());
+    bool consulted = true;
+    EXPECT_TRUE(groups.MayMatch(1, 12345, &consulted));
+    EXPECT_FALSE(consulted);
+
+    // Every key is still found; the other segments keep their units.
+    const uint64_t size = Install(++number, file);
+    auto mqs = NewSchedule();
+    TableCache cache(dbname_, options_, 10, mqs.get());
+    EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 10000);
+    EXPECT_EQ(1u, mqs->GetStats().unit_load_failures);
+  }
+}
+
+TEST_F(ElasticIndexTest, RibbonIndexRoundTripAndChecks) {
+  std::vector<ElasticIndex::Segment> segs(2);
+  segs[0].num_keys = 1000;
+  segs[0].unit_size = RibbonUnitSize(1000, 8);
+  segs[1].first_block_offset = 100000;
+  segs[1].num_keys = 3;
+  segs[1].unit_size = RibbonUnitSize(3, 8);
+  const uint64_t region = segs[0].unit_size + segs[1].unit_size + 10;
+  const std::vector<uint64_t> regs = {400000, 400000 + region};
+  auto encode = [&](const std::vector<ElasticIndex::Segment>& s, int bits,
+                    int units, std::vector<uint64_t> r) {
+    std::string encoded;
+    ElasticIndex(units, bits, s, std::move(r), ElasticUnitKind::kRibbon)
+        .EncodeTo(&encoded);
+    return encoded;
+  };
+  const std::string encoded = encode(segs, 8, 2, regs);
+  ElasticIndex out;
+  ASSERT_TRUE(ElasticIndex::Decode(encoded, kFileSize, &out).ok());
+  EXPECT_EQ(ElasticUnitKind::kRibbon, out.unit_kind());
+  EXPECT_EQ(8, out.bits_per_unit());
+  EXPECT_EQ(RibbonUnitSize(3, 8), out.UnitHandle(1, 1).size());
+
+  // The trailer alone (keep-all units) fits any key count.
+  auto keep_all = segs;
+  keep_all[0].unit_size = kRibbonTrailerSize;
+  EXPECT_TRUE(
+      ElasticIndex::Decode(encode(keep_all, 8, 2, regs), kFileSize, &out).ok());
+  // A Bloom unit size is not a Ribbon one.
+  auto bloom_size = segs;
+  bloom_size[0].unit_size = FilterUnitSize(1000, 8);
+  EXPECT_TRUE(
+      ElasticIndex::Decode(encode(bloom_size, 8, 2, regs), kFileSize, &out)
+          .IsCorruption());
+  // More than 64 planes.
+  std::vector<ElasticIndex::Segment> wide = segs;
+  wide[0].unit_size = RibbonUnitSize(1000, 33);
+  wide[1].unit_size = RibbonUnitSize(3, 33);
+  EXPECT_TRUE(ElasticIndex::Decode(encode(wide, 33, 2, regs), kFileSize, &out)
+                  .IsCorruption());
+  // An unknown kind is ignored, like an unknown version.
+  std::string bad = encoded;
+  bad[1] = 2;
+  EXPECT_TRUE(ElasticIndex::Decode(bad, kFileSize, &out).IsNotSupportedError());
+  // Bloom tables are written as version 1, but version 2 may say Bloom.
+  std::vector<ElasticIndex::Segment> one = {segs[0]};
+  one[0].unit_size = FilterUnitSize(1000, 4);
+  std::string bloom;
+  ElasticIndex(2, 4, one, {400000, 500000}).EncodeTo(&bloom);
+  EXPECT_EQ(1, bloom[0]);
+  bloom = std::string("\x02\x00", 2) + bloom.substr(1);
+  ASSERT_TRUE(ElasticIndex::Decode(bloom, kFileSize, &out).ok());
+  EXPECT_EQ(ElasticUnitKind::kBloom, out.unit_kind());
 }
 
 }  // namespace

@@ -262,6 +262,60 @@ TEST(MultiQueueTest, SwapWithAWarmVictimWhenTheGainIsLarger) {
   ExpectConsistent(mq);
 }
 
+// Segments of Bloom and Ribbon tables in one queue: each segment's r(k)
+// uses its own unit FPR.
+TEST(MultiQueueTest, RateClassesGiveEachSegmentItsOwnUnitFpr) {
+  MultiQueue mq(SmallOptions(0));
+  EXPECT_EQ(0, mq.RateClass(0.5));  // Options::unit_fpr
+  const int ribbon = mq.RateClass(0.0625);
+  EXPECT_EQ(1, ribbon);
+  EXPECT_EQ(ribbon, mq.RateClass(0.0625));
+  EXPECT_EQ(0.5, mq.FalsePositiveRate(1));
+  EXPECT_EQ(0.0625, mq.FalsePositiveRate(1, ribbon));
+  EXPECT_EQ(1.0 / 256, mq.FalsePositiveRate(2, ribbon));
+  EXPECT_FALSE(mq.Attach(Seg(1, 0), kUnit, 1, Hot(0, 0), 2));  // unknown
+  EXPECT_FALSE(mq.Attach(Seg(1, 0), kUnit, 1, Hot(0, 0), -1));
+  EXPECT_FALSE(mq.IsAttached(Seg(1, 0)));
+  // Beyond kMaxRateClasses, a new rate joins the nearest class.
+  for (int c = 2; c < MultiQueue::kMaxRateClasses; ++c) {
+    EXPECT_EQ(c, mq.RateClass(0.9 + c / 1000.0));
+  }
+  EXPECT_EQ(0, mq.RateClass(0.49));
+  EXPECT_EQ(ribbon, mq.RateClass(0.06));
+}
+
+TEST(MultiQueueTest, SwapDecisionsUseEachSegmentsRate) {
+  // Victim v (FPR 1/2 units) holds 1 unit, f = 10: losing it costs
+  // 10 * (1 - 1/2) = 5. Segment h asks for its 2nd unit with f = 50.
+  for (bool h_is_ribbon : {false, true}) {
+    MultiQueue mq(SmallOptions(2 * kUnit));
+    const int h_class = h_is_ribbon ? mq.RateClass(0.0625) : 0;
+    const SegmentId v = Seg(1, 0), h = Seg(2, 0);
+    ASSERT_TRUE(mq.Attach(v, kUnit, 1, Hot(10, 1)));
+    ASSERT_EQ(1, mq.PlanInitialUnits(v, 1, 1).units_to_load);
+    ASSERT_TRUE(mq.Attach(h, kUnit, 1, Hot(49, 2), h_class));
+    ASSERT_EQ(1, mq.PlanInitialUnits(h, 1, 2).units_to_load);
+    ASSERT_TRUE(mq.RecordAccess(h, 100, true));
+    const double r1 = h_is_ribbon ? 0.0625 : 0.5;
+    EXPECT_DOUBLE_EQ(10 * 0.5 + 50 * r1, mq.ExpectedExtraIo());
+
+    MultiQueue::Plan p = mq.PlanAccess(h, 100);
+    if (h_is_ribbon) {
+      // Gain 50 * (1/16 - 1/256) < 5: a Ribbon unit already filters well.
+      EXPECT_FALSE(p.load_one_more());
+      EXPECT_EQ(1u, mq.GetStats().rejected_no_gain);
+      EXPECT_EQ(1, mq.UnitsLoaded(v));
+    } else {
+      // Gain 50 * (1/2 - 1/4) > 5.
+      ASSERT_TRUE(p.load_one_more());
+      ASSERT_EQ(1u, p.victims.size());
+      EXPECT_EQ(v, p.victims[0].id);
+      EXPECT_DOUBLE_EQ(10 * 1.0 + 50 * 0.25, mq.ExpectedExtraIo());
+    }
+    ExpectConsistent(mq);
+  }
+}
+
 TEST(MultiQueueTest, CountsHalveOncePerAgingPeriod) {
   // Lifetime 10: a halving every 20 Gets.
   MultiQueue mq(AgingOptions(10 * kUnit, 2));

@@ -100,14 +100,27 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // MANIFEST keeps LevelDB 1.23's records only (recorded hotness is dropped
   // when the MANIFEST is next rewritten, i.e. at the next open).
   bool inherit_hotness = true;
+
+  // The kind of filter unit new tables get. kBloom (the default, pending
+  // measurement): each unit is a Bloom filter of bits_per_unit bits per
+  // key. kRibbon: each unit holds bits_per_unit bit-planes of one Ribbon
+  // filter per segment, a few percent above bits_per_unit bits per key,
+  // for a false-positive rate of exactly 2^-bits_per_unit per unit (a 4-bit
+  // Bloom unit's is about 0.15, a 4-plane Ribbon unit's 1/16), at a higher
+  // build cost; needs bits_per_unit * units_per_segment <= 64. Tables keep
+  // the kind they were written with; both kinds read alike, and stock
+  // LevelDB reads either (without a filter).
+  enum class UnitKind : int { kBloom = 0, kRibbon = 1 };
+  UnitKind unit_kind = UnitKind::kBloom;
 };
 
 // Returns InvalidArgument, naming the offending field and its value, unless:
 // bits_per_unit is in [1, 32], units_per_segment is in [1, 16],
 // initial_units is in [0, units_per_segment], memory_bits_per_key is finite
-// and >= 0, and segment_bytes is 0 or >= 1024. DB::Open applies these checks
-// to the policy's options before it touches the file system: on failure
-// the database directory is left exactly as it was.
+// and >= 0, segment_bytes is 0 or >= 1024, and unit_kind is kBloom or
+// kRibbon, with bits_per_unit * units_per_segment <= 64 for kRibbon. DB::Open
+// applies these checks to the policy's options before it touches the file
+// system: on failure the database directory is left exactly as it was.
 LEVELDB_EXPORT Status
 ValidateElasticFilterOptions(const ElasticFilterOptions& options);
 

@@ -33,6 +33,29 @@ bool Reject(const char* field, const std::string& value,
   return true;
 }
 
+// Checks unit_kind, and the Ribbon shape limit, which ties it to the
+// (already checked) bits_per_unit and units_per_segment.
+bool FindUnitKindProblem(const ElasticFilterOptions& options,
+                         ElasticOptionProblem* problem) {
+  using Kind = ElasticFilterOptions::UnitKind;
+  if (options.unit_kind != Kind::kBloom && options.unit_kind != Kind::kRibbon) {
+    return Reject("unit_kind",
+                  std::to_string(static_cast<int>(options.unit_kind)),
+                  "must be kBloom (0) or kRibbon (1)", problem);
+  }
+  if (options.unit_kind == Kind::kRibbon &&
+      options.bits_per_unit > kMaxRibbonPlanes / options.units_per_segment) {
+    return Reject(
+        "bits_per_unit",
+        std::to_string(options.bits_per_unit) + " with units_per_segment " +
+            std::to_string(options.units_per_segment),
+        "bits_per_unit * units_per_segment must be <= " +
+            std::to_string(kMaxRibbonPlanes) + " for unit_kind kRibbon",
+        problem);
+  }
+  return false;
+}
+
 }  // namespace
 
 bool FindElasticOptionProblem(const ElasticFilterOptions& options,
@@ -67,7 +90,7 @@ bool FindElasticOptionProblem(const ElasticFilterOptions& options,
     return Reject("segment_bytes", std::to_string(options.segment_bytes),
                   "must be 0 (automatic) or >= 1024", problem);
   }
-  return false;
+  return FindUnitKindProblem(options, problem);
 }
 
 Status ValidateElasticFilterOptions(const ElasticFilterOptions& options) {

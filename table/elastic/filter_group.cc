@@ -1,5 +1,6 @@
 #include "table/elastic/filter_group.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <utility>
@@ -30,12 +31,36 @@ Status IndexCorruption(const char* why) {
   return Status::Corruption("bad elastic index", why);
 }
 
+// Reads the format version and, for version 2, the unit kind. NotSupported
+// for a version or kind this build does not know.
+Status DecodeVersionAndKind(Slice* in, ElasticUnitKind* kind) {
+  uint32_t version;
+  if (!ConsumeVarint32(in, &version)) {
+    return IndexCorruption("truncated header");
+  }
+  *kind = ElasticUnitKind::kBloom;
+  if (version == kElasticIndexFormatVersion) return Status::OK();
+  if (version != kElasticIndexFormatVersionWithKind) {
+    return Status::NotSupported("unknown elastic index format version");
+  }
+  uint32_t code;
+  if (!ConsumeVarint32(in, &code)) return IndexCorruption("truncated header");
+  if (code != static_cast<uint32_t>(ElasticUnitKind::kBloom) &&
+      code != static_cast<uint32_t>(ElasticUnitKind::kRibbon)) {
+    return Status::NotSupported("unknown elastic unit kind");
+  }
+  *kind = static_cast<ElasticUnitKind>(code);
+  return Status::OK();
+}
+
 }  // namespace
 
 ElasticIndex::ElasticIndex(int units_per_segment, int bits_per_unit,
                            std::vector<Segment> segments,
-                           std::vector<uint64_t> region_offsets)
-    : units_per_segment_(units_per_segment),
+                           std::vector<uint64_t> region_offsets,
+                           ElasticUnitKind kind)
+    : kind_(kind),
+      units_per_segment_(units_per_segment),
       bits_per_unit_(bits_per_unit),
       segments_(std::move(segments)),
       region_offsets_(std::move(region_offsets)) {
@@ -61,7 +86,13 @@ bool ElasticIndex::ComputeDerived() {
 }
 
 void ElasticIndex::EncodeTo(std::string* dst) const {
-  AppendVarint32(dst, kElasticIndexFormatVersion);
+  // Bloom tables keep version 1, so they stay readable by older builds.
+  if (kind_ == ElasticUnitKind::kBloom) {
+    AppendVarint32(dst, kElasticIndexFormatVersion);
+  } else {
+    AppendVarint32(dst, kElasticIndexFormatVersionWithKind);
+    AppendVarint32(dst, static_cast<uint32_t>(kind_));
+  }
   AppendVarint32(dst, static_cast<uint32_t>(units_per_segment_));
   AppendVarint32(dst, static_cast<uint32_t>(bits_per_unit_));
   AppendVarint32(dst, static_cast<uint32_t>(kKeyHashVersion));
@@ -78,14 +109,13 @@ Status ElasticIndex::Decode(const Slice& contents, uint64_t file_size,
                             ElasticIndex* index) {
   *index = ElasticIndex();
   Slice in = contents;
-  uint32_t version, units, bits, hash_version, count;
-  if (!ConsumeVarint32(&in, &version) || !ConsumeVarint32(&in, &units) ||
-      !ConsumeVarint32(&in, &bits) || !ConsumeVarint32(&in, &hash_version) ||
-      !ConsumeVarint32(&in, &count)) {
+  ElasticUnitKind kind;
+  Status s = DecodeVersionAndKind(&in, &kind);
+  if (!s.ok()) return s;
+  uint32_t units, bits, hash_version, count;
+  if (!ConsumeVarint32(&in, &units) || !ConsumeVarint32(&in, &bits) ||
+      !ConsumeVarint32(&in, &hash_version) || !ConsumeVarint32(&in, &count)) {
     return IndexCorruption("truncated header");
-  }
-  if (version != kElasticIndexFormatVersion) {
-    return Status::NotSupported("unknown elastic index format version");
   }
   if (hash_version != static_cast<uint32_t>(kKeyHashVersion)) {
     return Status::NotSupported("unknown elastic key hash version");
@@ -122,16 +152,32 @@ Status ElasticIndex::Decode(const Slice& contents, uint64_t file_size,
   if (!in.empty()) return IndexCorruption("trailing bytes");
 
   ElasticIndex decoded(static_cast<int>(units), static_cast<int>(bits),
-                       std::move(segments), std::move(regions));
-  Status s = decoded.Validate(file_size);
+                       std::move(segments), std::move(regions), kind);
+  s = decoded.Validate(file_size);
   if (s.ok()) *index = std::move(decoded);
   return s;
+}
+
+bool ElasticIndex::UnitSizeFits(const Segment& seg) const {
+  if (kind_ == ElasticUnitKind::kRibbon) {
+    // A segment over the key limit (one huge data block) has units of the
+    // trailer alone, which keep every key.
+    return seg.unit_size == kRibbonTrailerSize ||
+           RibbonUnitSizeMatches(seg.unit_size, seg.num_keys, bits_per_unit_);
+  }
+  // Either Bloom encoding (table/elastic/filter_unit.h): tables written
+  // before unit sizes rounded down keep their filters.
+  return FilterUnitSizeMatches(seg.unit_size, seg.num_keys, bits_per_unit_);
 }
 
 Status ElasticIndex::Validate(uint64_t file_size) const {
   if (units_per_segment_ < 1 || units_per_segment_ > kMaxElasticUnits ||
       bits_per_unit_ < 1 || bits_per_unit_ > kMaxElasticBitsPerUnit) {
     return IndexCorruption("bad unit parameters");
+  }
+  if (kind_ == ElasticUnitKind::kRibbon &&
+      bits_per_unit_ > kMaxRibbonPlanes / units_per_segment_) {
+    return IndexCorruption("too many Ribbon planes");
   }
   if (segments_.empty() || segments_.size() > kMaxElasticSegments) {
     return IndexCorruption("segment count out of range");
@@ -152,10 +198,7 @@ Status ElasticIndex::Validate(uint64_t file_size) const {
       return IndexCorruption("segment starts past the end of the file");
     }
     if (seg.num_keys == 0) return IndexCorruption("empty segment");
-    // Either unit encoding (table/elastic/filter_unit.h): tables written before
-    // unit sizes rounded down keep their filters.
-    if (seg.unit_size > file_size ||
-        !FilterUnitSizeMatches(seg.unit_size, seg.num_keys, bits_per_unit_)) {
+    if (seg.unit_size > file_size || !UnitSizeFits(seg)) {
       return IndexCorruption("unit size does not match the key count");
     }
   }
@@ -190,6 +233,7 @@ FilterGroupBuilder::FilterGroupBuilder(const ElasticFilterPolicy* policy,
                                        ThreadPool* pool)
     : policy_(policy),
       strip_internal_suffix_(strip_internal_suffix),
+      kind_(policy->options().unit_kind),
       units_per_segment_(policy->options().units_per_segment),
       bits_per_unit_(policy->options().bits_per_unit),
       tasks_(pool) {}
@@ -225,12 +269,21 @@ void FilterGroupBuilder::BlockBoundary(uint64_t next_block_offset,
   const uint64_t data_bytes = next_block_offset > open_first_offset_
                                   ? next_block_offset - open_first_offset_
                                   : 0;
-  if (open_hashes_.empty() ||
-      !policy_->SegmentComplete(open_hashes_.size(), data_bytes)) {
+  const uint64_t keys = open_hashes_.size();
+  max_block_keys_ = std::max(max_block_keys_, keys - keys_before_block_);
+  keys_before_block_ = keys;
+  if (keys == 0 ||
+      !(policy_->SegmentComplete(keys, data_bytes) || AtRibbonKeyLimit(keys))) {
     return;
   }
   CloseSegment();
   open_first_offset_ = next_block_offset;
+  keys_before_block_ = 0;
+}
+
+bool FilterGroupBuilder::AtRibbonKeyLimit(uint64_t keys) const {
+  return kind_ == ElasticUnitKind::kRibbon &&
+         keys + max_block_keys_ > kMaxRibbonSegmentKeys;
 }
 
 void FilterGroupBuilder::CloseSegment() {
@@ -245,6 +298,14 @@ void FilterGroupBuilder::CloseSegment() {
   ranges_.push_back(std::move(open_range_));
   open_range_ = SegmentKeyRange();
 
+  if (kind_ == ElasticUnitKind::kRibbon) {
+    SubmitRibbonBuild(target);
+  } else {
+    SubmitBloomBuilds(target);
+  }
+}
+
+void FilterGroupBuilder::SubmitBloomBuilds(ClosedSegment* target) {
   const int bits = bits_per_unit_;
   for (int u = 0; u < units_per_segment_; ++u) {
     tasks_.Submit([target, u, bits] {
@@ -256,6 +317,27 @@ void FilterGroupBuilder::CloseSegment() {
       }
     });
   }
+}
+
+void FilterGroupBuilder::SubmitRibbonBuild(ClosedSegment* target) {
+  RibbonShape shape;
+  shape.planes_per_unit = bits_per_unit_;
+  shape.units = units_per_segment_;
+  // All planes are solved together: one task builds every unit.
+  tasks_.Submit([target, shape] {
+    Status s = BuildRibbonUnits(target->hashes.data(), target->hashes.size(),
+                                shape, &target->units);
+    if (!s.ok()) {
+      // Only a segment over the key limit gets here (one data block held
+      // too many keys): units of the trailer alone keep every key.
+      for (int u = 0; u < shape.units; ++u) {
+        target->units[u].clear();
+        RibbonUnitTrailer{shape.planes_per_unit, u, 0, 0}.EncodeTo(
+            &target->units[u]);
+      }
+    }
+    std::vector<uint64_t>().swap(target->hashes);
+  });
 }
 
 Status FilterGroupBuilder::Finish(const RawBlockWriter& write,
@@ -300,7 +382,7 @@ Status FilterGroupBuilder::Finish(const RawBlockWriter& write,
   }
 
   ElasticIndex index(units_per_segment_, bits_per_unit_, std::move(segments),
-                     std::move(regions));
+                     std::move(regions), kind_);
   std::string encoded;
   index.EncodeTo(&encoded);
   Status st = write(Slice(encoded), index_handle);
@@ -314,7 +396,7 @@ Status FilterGroupBuilder::Finish(const RawBlockWriter& write,
 TableFilterGroups::Snapshot* TableFilterGroups::Snapshot::New(int count) {
   const size_t bytes =
       sizeof(Snapshot) +
-      static_cast<size_t>(count) * (sizeof(FilterUnitView) + sizeof(uint64_t*));
+      static_cast<size_t>(count) * (sizeof(LoadedUnitView) + sizeof(uint64_t*));
   void* raw = ::operator new(bytes);
   Snapshot* snap = new (raw) Snapshot;
   snap->count = count;
@@ -333,6 +415,7 @@ void DeleteUnitMemory(void* words) { delete[] static_cast<uint64_t*>(words); }
 
 TableFilterGroups::TableFilterGroups(ElasticIndex index, uint64_t file_size)
     : index_(std::move(index)),
+      kind_(index_.unit_kind()),
       file_size_(file_size),
       loaded_(new std::atomic<Snapshot*>[index_.num_segments()]) {
   for (uint32_t s = 0; s < index_.num_segments(); ++s) {
@@ -354,8 +437,24 @@ uint64_t TableFilterGroups::loaded_bytes() const {
   return loaded_bytes_;
 }
 
-Status TableFilterGroups::VerifyUnit(uint32_t segment, const char* raw,
-                                     UnitBuffer* out) const {
+bool TableFilterGroups::DecodeUnit(const Slice& unit_bytes, int unit,
+                                   UnitBuffer* out) const {
+  if (kind_ != ElasticUnitKind::kRibbon) {
+    return DecodeFilterUnit(unit_bytes, &out->view);
+  }
+  RibbonUnitView view;
+  // The unit must hold the planes its place in the group stands for.
+  if (!DecodeRibbonUnit(unit_bytes, &view) ||
+      view.planes != index_.bits_per_unit() ||
+      view.first_plane != unit * index_.bits_per_unit()) {
+    return false;
+  }
+  out->ribbon_view = view;
+  return true;
+}
+
+Status TableFilterGroups::VerifyUnit(uint32_t segment, int unit,
+                                     const char* raw, UnitBuffer* out) const {
   const size_t n = static_cast<size_t>(index_.segment(segment).unit_size);
   if (static_cast<unsigned char>(raw[n]) != kNoCompression) {
     return Status::Corruption("filter unit has a bad block type");
@@ -369,7 +468,7 @@ Status TableFilterGroups::VerifyUnit(uint32_t segment, const char* raw,
   }
   char* dst = reinterpret_cast<char*>(out->words.get());
   if (dst != raw) std::memcpy(dst, raw, n);
-  if (!DecodeFilterUnit(Slice(dst, n), &out->view)) {
+  if (!DecodeUnit(Slice(dst, n), unit, out)) {
     out->words.reset();
     return Status::Corruption("malformed filter unit");
   }
@@ -398,7 +497,7 @@ Status TableFilterGroups::ReadUnit(RandomAccessFile* file, uint32_t segment,
   if (s.ok() && result.size() != wanted) {
     s = Status::Corruption("truncated filter unit read");
   }
-  if (s.ok()) s = VerifyUnit(segment, result.data(), out);
+  if (s.ok()) s = VerifyUnit(segment, unit, result.data(), out);
   if (!s.ok()) {
     out->words.reset();
     out->size = 0;
@@ -437,7 +536,7 @@ Status TableFilterGroups::ReadUnitRegion(RandomAccessFile* file, int unit,
   }
   for (uint32_t seg = 0; seg < count; ++seg) {
     const char* raw = region.data() + index_.offset_in_region(seg);
-    (*statuses)[seg] = VerifyUnit(seg, raw, &(*out)[seg]);
+    (*statuses)[seg] = VerifyUnit(seg, unit, raw, &(*out)[seg]);
   }
   return Status::OK();
 }
@@ -457,7 +556,11 @@ bool TableFilterGroups::InstallUnit(uint32_t segment, int unit,
     next->views()[u] = old->views()[u];
     next->memory()[u] = old->memory()[u];
   }
-  next->views()[count] = buffer->view;
+  if (kind_ == ElasticUnitKind::kRibbon) {
+    next->views()[count].ribbon = buffer->ribbon_view;
+  } else {
+    next->views()[count].bloom = buffer->view;
+  }
   next->memory()[count] = buffer->words.release();
   loaded_bytes_ += buffer->size;
   buffer->size = 0;

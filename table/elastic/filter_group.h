@@ -3,7 +3,8 @@
 //
 // A table written with an ElasticFilterPolicy is cut into segments
 // (table/elastic/segment.h). Each segment has a filter group of
-// units_per_segment filter units (table/elastic/filter_unit.h), stored as raw
+// units_per_segment filter units of one kind per table: Bloom units
+// (table/elastic/filter_unit.h) or Ribbon units (ribbon_unit.h), stored as raw
 // meta blocks with the normal 5-byte trailer (type 0, masked CRC32C),
 // unit-major: unit 0 of every segment, then unit 1 of every segment, and so on.
 // Loading unit 0 of all segments is therefore one sequential read (the "unit-0
@@ -11,13 +12,19 @@
 //
 // The elastic index block (metaindex key "elasticbf.index", also a raw block
 // with trailer) describes them:
-//   varint32 format version (1)
+//   varint32 format version (1: Bloom units; 2: the kind follows)
+//   [version 2 only] varint32 unit kind (0 Bloom, 1 Ribbon)
 //   varint32 units_per_segment   in [1, kMaxElasticUnits]
-//   varint32 bits_per_unit       in [1, 32]
+//   varint32 bits_per_unit       in [1, 32] (Ribbon: planes per unit, with
+//                                bits_per_unit * units_per_segment <= 64)
 //   varint32 hash version (kKeyHashVersion)
 //   varint32 segment count S     >= 1
 //   S x { varint64 first data block offset, varint64 key count,
 //         varint64 unit size (without trailer, same for all its units) }
+// Bloom tables are written as version 1 (byte for byte what builds before
+// Ribbon units wrote), Ribbon tables as version 2 with kind 1. A reader
+// that does not know the version or kind ignores the index: the table is
+// read without filters.
 //   units_per_segment x { varint64 file offset of the unit-u region }
 // The handle of unit u of segment s is
 //   (region_u + sum over s' < s of (size(s') + 5), size(s)).
@@ -37,12 +44,14 @@
 #include <string>
 #include <vector>
 
+#include "leveldb/elastic_filter.h"
 #include "leveldb/slice.h"
 #include "leveldb/status.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
 #include "table/elastic/filter_unit.h"
 #include "table/elastic/limits.h"
+#include "table/elastic/ribbon_unit.h"
 #include "table/elastic/segment_key_range.h"
 #include "table/elastic/segment_locator.h"
 #include "table/format.h"
@@ -57,7 +66,13 @@ class RandomAccessFile;
 
 // Metaindex key of the elastic index block.
 extern const char kElasticIndexBlockName[];
+// Version 1 implies Bloom units; version 2 records the unit kind.
 constexpr uint32_t kElasticIndexFormatVersion = 1;
+constexpr uint32_t kElasticIndexFormatVersionWithKind = 2;
+
+// The kind of a table's filter units (the option's values are the kinds'
+// codes in the index).
+using ElasticUnitKind = ElasticFilterOptions::UnitKind;
 
 // The decoded elastic index of one table.
 class ElasticIndex {
@@ -74,7 +89,8 @@ class ElasticIndex {
   // to check it.
   ElasticIndex(int units_per_segment, int bits_per_unit,
                std::vector<Segment> segments,
-               std::vector<uint64_t> region_offsets);
+               std::vector<uint64_t> region_offsets,
+               ElasticUnitKind kind = ElasticUnitKind::kBloom);
 
   void EncodeTo(std::string* dst) const;
 
@@ -87,6 +103,7 @@ class ElasticIndex {
   // Checks everything Decode checks on an index built in memory.
   Status Validate(uint64_t file_size) const;
 
+  ElasticUnitKind unit_kind() const { return kind_; }
   int units_per_segment() const { return units_per_segment_; }
   int bits_per_unit() const { return bits_per_unit_; }
   uint32_t num_segments() const {
@@ -119,7 +136,10 @@ class ElasticIndex {
  private:
   // Fills first_offsets_, in_region_ and total_keys_; false on overflow.
   bool ComputeDerived();
+  // Whether seg's unit size is one this table's unit kind can have.
+  bool UnitSizeFits(const Segment& seg) const;
 
+  ElasticUnitKind kind_ = ElasticUnitKind::kBloom;
   int units_per_segment_ = 0;
   int bits_per_unit_ = 0;
   std::vector<Segment> segments_;
@@ -185,16 +205,27 @@ class FilterGroupBuilder {
   struct ClosedSegment;
 
   void CloseSegment();
+  // Submits the builds of a closed segment's units.
+  void SubmitBloomBuilds(ClosedSegment* target);
+  void SubmitRibbonBuild(ClosedSegment* target);
+  // True if a Ribbon segment holding `keys` keys must close now.
+  bool AtRibbonKeyLimit(uint64_t keys) const;
   // The user key inside `key` (the key itself unless internal keys are
   // stripped).
   Slice UserKey(const Slice& key) const;
 
   const ElasticFilterPolicy* const policy_;
   const bool strip_internal_suffix_;
+  const ElasticUnitKind kind_;
   const int units_per_segment_;
   const int bits_per_unit_;
 
   uint64_t open_first_offset_ = 0;  // first block of the open segment
+  // Keys of the open segment before its last block, and the most keys one
+  // block has had: Ribbon segments close before the next block could take
+  // them past kMaxRibbonSegmentKeys.
+  uint64_t keys_before_block_ = 0;
+  uint64_t max_block_keys_ = 0;
   std::vector<uint64_t> open_hashes_;
   SegmentKeyRange open_range_;  // user keys: first, and last block's last
 
@@ -203,11 +234,19 @@ class FilterGroupBuilder {
   TaskGroup tasks_;  // declared last: destroyed (waited for) first
 };
 
+// The decoded view of one loaded unit; the table's unit kind says which
+// member is live.
+union LoadedUnitView {
+  FilterUnitView bloom{};
+  RibbonUnitView ribbon;
+};
+
 // One filter unit read from disk and verified, not yet installed.
 struct UnitBuffer {
   std::unique_ptr<uint64_t[]> words;  // 8-byte aligned unit bytes
   size_t size = 0;                    // unit bytes (without trailer)
-  FilterUnitView view;
+  FilterUnitView view;                // Bloom units
+  RibbonUnitView ribbon_view;         // Ribbon units
 };
 
 // The runtime filter state of one open elastic table: its index and, per
@@ -258,9 +297,16 @@ class TableFilterGroups {
       return true;
     }
     *consulted = true;
-    const FilterUnitView* views = snap->views();
+    const LoadedUnitView* views = snap->views();
+    // One kind per table: a tight loop per kind, no dispatch per unit.
+    if (kind_ == ElasticUnitKind::kRibbon) {
+      for (int u = 0; u < snap->count; ++u) {
+        if (!RibbonUnitViewMayMatch(views[u].ribbon, key_hash)) return false;
+      }
+      return true;
+    }
     for (int u = 0; u < snap->count; ++u) {
-      if (!FilterUnitViewMayMatchHash(views[u], UnitHash(key_hash, u))) {
+      if (!FilterUnitViewMayMatchHash(views[u].bloom, UnitHash(key_hash, u))) {
         return false;
       }
     }
@@ -310,11 +356,11 @@ class TableFilterGroups {
   struct Snapshot {
     alignas(8) int count;
 
-    FilterUnitView* views() {
-      return reinterpret_cast<FilterUnitView*>(this + 1);
+    LoadedUnitView* views() {
+      return reinterpret_cast<LoadedUnitView*>(this + 1);
     }
-    const FilterUnitView* views() const {
-      return reinterpret_cast<const FilterUnitView*>(this + 1);
+    const LoadedUnitView* views() const {
+      return reinterpret_cast<const LoadedUnitView*>(this + 1);
     }
     uint64_t** memory() {
       return reinterpret_cast<uint64_t**>(views() + count);
@@ -323,15 +369,20 @@ class TableFilterGroups {
     static Snapshot* New(int count);
     static void Delete(void* snapshot);
   };
-  static_assert(sizeof(Snapshot) % alignof(FilterUnitView) == 0,
+  static_assert(sizeof(Snapshot) % alignof(LoadedUnitView) == 0,
                 "views follow the header");
 
-  // Checks the trailer of the unit at raw[0, size + 5) and decodes it into
-  // out's aligned memory (copying unless raw already is that memory).
-  Status VerifyUnit(uint32_t segment, const char* raw, UnitBuffer* out) const;
+  // Checks the trailer of unit `unit` of `segment` at raw[0, size + 5) and
+  // decodes it into out's aligned memory (copying unless raw already is
+  // that memory).
+  Status VerifyUnit(uint32_t segment, int unit, const char* raw,
+                    UnitBuffer* out) const;
+  // Decodes the unit bytes in `unit_bytes` by the table's unit kind.
+  bool DecodeUnit(const Slice& unit_bytes, int unit, UnitBuffer* out) const;
 
   const ElasticIndex index_;
-  SegmentLocator locator_;  // set up before sharing, read-only after
+  const ElasticUnitKind kind_;  // index_.unit_kind(), kept next to loaded_
+  SegmentLocator locator_;      // set up before sharing, read-only after
   const uint64_t file_size_;
   const std::unique_ptr<std::atomic<Snapshot*>[]> loaded_;
 

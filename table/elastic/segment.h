@@ -10,9 +10,12 @@
 //   - at least kSegmentUnitPageBytes * 8 / bits_per_unit keys, so that each
 //     of its units fills about one page;
 // the table's last segment takes whatever is left. ElasticFilterPolicy::
-// SegmentComplete applies this rule. A segment thus never splits a data
-// block: a block belongs to the last segment starting at or before it.
-// Segments are numbered from 0 in file order within their table.
+// SegmentComplete applies this rule. With Ribbon units a segment also
+// closes once one more block as large as its table's largest so far could
+// take it past kMaxRibbonSegmentKeys (FilterGroupBuilder applies that). A
+// segment thus never splits a data block: a block belongs to the last segment
+// starting at or before it. Segments are numbered from 0 in file order within
+// their table.
 #ifndef STORAGE_LEVELDB_TABLE_ELASTIC_SEGMENT_H_
 #define STORAGE_LEVELDB_TABLE_ELASTIC_SEGMENT_H_
 

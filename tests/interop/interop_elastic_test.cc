@@ -15,6 +15,8 @@
 #include "db/version_edit.h"
 #include "gtest/gtest.h"
 #include "leveldb/env.h"
+#include "table/elastic/filter_group.h"
+#include "tests/elastic_test_helpers.h"
 #include "tests/interop/interop_fixture.h"
 #include "tests/interop/interop_process.h"
 
@@ -103,6 +105,31 @@ class InteropElasticTest : public interop::ToolTest {
     return false;
   }
 
+  // Tables whose elastic index says Ribbon units; every elastic table must
+  // say so (-1 otherwise).
+  int RibbonTables() {
+    Env* env = Env::Default();
+    std::vector<std::string> children;
+    EXPECT_TRUE(env->GetChildren(Db(), &children).ok());
+    int ribbon = 0;
+    for (const std::string& child : children) {
+      uint64_t number;
+      FileType type;
+      std::string data;
+      if (!ParseFileName(child, &number, &type) || type != kTableFile ||
+          !ReadFileToString(env, Db() + "/" + child, &data).ok()) {
+        continue;
+      }
+      ElasticIndex index;
+      if (!test::ReadElasticIndexOf(data, &index).ok() ||
+          index.unit_kind() != ElasticUnitKind::kRibbon) {
+        return -1;
+      }
+      ++ribbon;
+    }
+    return ribbon;
+  }
+
   // Runs the Debian-built tool's envbuild with LEVELDB_ELASTICBF=`value`,
   // on the fork's shared library or (on_fork false) on Debian's.
   std::string EnvBuild(const std::string& value, bool on_fork,
@@ -182,6 +209,22 @@ TEST_F(InteropElasticTest, EnvSwitchWithInheritHotnessNeedsStripping) {
   EXPECT_NE(std::string::npos, err.find("Corruption")) << err;
   ASSERT_EQ("", Run(kLevelDbUtil, "strip-elastic " + Quote(Db()), &out));
   ExpectBothRead();
+}
+
+// Tables with Ribbon units (elastic index version 2) are valid LevelDB 1.23
+// tables: Debian's LevelDB reads every key of such a database.
+TEST_F(InteropElasticTest, StockLevelDBReadsRibbonUnitTables) {
+  std::string out;
+  ASSERT_EQ("", Run(kForkTool,
+                    "build-ribbon " + Quote(Db()) + " " + std::to_string(kKeys),
+                    &out));
+  EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
+  EXPECT_EQ(0, ElasticRecords());
+  EXPECT_GT(RibbonTables(), 0);
+  ASSERT_EQ("", Verify(kUpstreamTool, &out));
+  EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
+  ASSERT_EQ("", Verify(kForkTool, &out));
+  EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
 }
 
 TEST_F(InteropElasticTest, LeveldbutilReportsBadArguments) {

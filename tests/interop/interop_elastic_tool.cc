@@ -6,6 +6,9 @@
 //                  segment hotness: N keys, a hot key range probed many
 //                  times, then overwritten and compacted (so a compaction
 //                  inherits hotness), closed cleanly
+//   build-ribbon DIR N (fork only) an ElasticBF database with Ribbon
+//                  units and no hotness records: N keys written and
+//                  compacted, absent keys probed, closed
 //   strip DIR      (fork only) StripElasticMetadata(DIR)
 //   verify DIR N   open (no filter policy) and check every key; exits 1
 //                  with the open status if the database cannot be opened.
@@ -188,6 +191,24 @@ int Build(const std::string& dir, int n) {
   return rc;
 }
 
+int BuildRibbon(const std::string& dir, int n) {
+  leveldb::ElasticFilterOptions eo;
+  eo.unit_kind = leveldb::ElasticFilterOptions::UnitKind::kRibbon;
+  eo.segment_bytes = 16 << 10;
+  eo.memory_bits_per_key = 8;
+  eo.inherit_hotness = false;  // a MANIFEST stock LevelDB opens as it is
+  std::unique_ptr<const leveldb::FilterPolicy> policy(
+      leveldb::NewElasticFilterPolicy(eo));
+  std::unique_ptr<leveldb::DB> db =
+      CreateAndFill(dir, policy.get(), n, /*hot_generation=*/1);
+  std::string value;
+  for (int i = 0; i < n; i += 3) {
+    leveldb::Status s = db->Get(leveldb::ReadOptions(), AbsentKey(i), &value);
+    if (!s.IsNotFound()) Fail("absent key found: " + s.ToString());
+  }
+  return VerifyOpen(db.get(), n);
+}
+
 int Strip(const std::string& dir) {
   leveldb::Options options;
   Check(leveldb::StripElasticMetadata(dir, options), "strip " + dir);
@@ -216,10 +237,13 @@ int main(int argc, char** argv) {
   }
 #ifndef LEVELDB_UPSTREAM_BUILD
   if (command == "build" && argc == 4) return Build(argv[2], IntArg(argv[3]));
+  if (command == "build-ribbon" && argc == 4) {
+    return BuildRibbon(argv[2], IntArg(argv[3]));
+  }
   if (command == "strip" && argc == 3) return Strip(argv[2]);
   Fail(
-      "usage: interop_elastic_tool build DIR N | strip DIR | verify DIR N | "
-      "envbuild DIR N");
+      "usage: interop_elastic_tool build DIR N | build-ribbon DIR N | "
+      "strip DIR | verify DIR N | envbuild DIR N");
 #else
   Fail("usage: interop_elastic_tool_upstream verify DIR N | envbuild DIR N");
 #endif
