@@ -117,6 +117,7 @@ struct Flags {
   int64_t bf_memory_budget_bytes = 0;
   int64_t bf_lifetime = 0;
   int64_t bf_initial_units = 1;
+  std::string bf_unit_kind = "bloom";  // "bloom" or "ribbon"
   // I/O and read behaviour.
   bool direct_io = false;    // read table files with O_DIRECT
   bool io_stats = false;     // print I/O properties after each benchmark
@@ -192,6 +193,8 @@ const std::vector<FlagSpec>& FlagTable() {
        "ElasticFilterOptions::lifetime in Gets (0: automatic)"},
       {"bf_initial_units", FlagType::kInt, &FLAGS.bf_initial_units, 0,
        "ElasticFilterOptions::initial_units"},
+      {"bf_unit_kind", FlagType::kString, &FLAGS.bf_unit_kind, 0,
+       "ElasticFilterOptions::unit_kind: bloom or ribbon"},
       {"direct_io", FlagType::kBool, &FLAGS.direct_io, 0,
        "read table files with O_DIRECT (no page cache, no mmap)"},
       {"io_stats", FlagType::kBool, &FLAGS.io_stats, 0,
@@ -322,6 +325,9 @@ leveldb::ElasticFilterOptions ElasticOptionsFromFlags() {
       static_cast<size_t>(FLAGS.bf_memory_budget_bytes);
   options.lifetime = static_cast<uint64_t>(FLAGS.bf_lifetime);
   options.initial_units = to_int(FLAGS.bf_initial_units);
+  options.unit_kind = FLAGS.bf_unit_kind == "ribbon"
+                          ? leveldb::ElasticFilterOptions::UnitKind::kRibbon
+                          : leveldb::ElasticFilterOptions::UnitKind::kBloom;
   return options;
 }
 #endif
@@ -336,6 +342,10 @@ void CheckElasticFlags() {
 #else
   if (FLAGS.bloom_bits >= 0) {
     FlagError("--elastic_bf=1 and --bloom_bits are mutually exclusive");
+  }
+  if (FLAGS.bf_unit_kind != "bloom" && FLAGS.bf_unit_kind != "ribbon") {
+    FlagError("--bf_unit_kind must be bloom or ribbon, not '" +
+              FLAGS.bf_unit_kind + "'");
   }
   Status s = leveldb::ValidateElasticFilterOptions(ElasticOptionsFromFlags());
   if (!s.ok()) FlagError("bad ElasticBF flags: " + s.ToString());
@@ -358,6 +368,10 @@ void ParseFlags(int argc, char** argv) {
       static_cast<int64_t>(elastic_defaults.memory_budget_bytes);
   FLAGS.bf_lifetime = static_cast<int64_t>(elastic_defaults.lifetime);
   FLAGS.bf_initial_units = elastic_defaults.initial_units;
+  FLAGS.bf_unit_kind = elastic_defaults.unit_kind ==
+                               leveldb::ElasticFilterOptions::UnitKind::kRibbon
+                           ? "ribbon"
+                           : "bloom";
 #endif
   for (int i = 1; i < argc; i++) {
     const std::string arg = argv[i];
@@ -2048,14 +2062,14 @@ class Benchmark {
     char text[256];
     if (FLAGS.elastic_bf) {
       std::snprintf(text, sizeof(text),
-                    "ElasticBF: %" PRId64 " units x %" PRId64
+                    "ElasticBF: %" PRId64 " %s units x %" PRId64
                     " bits/key, segment_bytes %" PRId64
                     ", memory %.2f bits/key, budget %" PRId64
                     " bytes, lifetime %" PRId64 ", initial units %" PRId64,
-                    FLAGS.bf_units, FLAGS.bf_bits_per_unit,
-                    FLAGS.bf_segment_bytes, FLAGS.bf_memory_bits_per_key,
-                    FLAGS.bf_memory_budget_bytes, FLAGS.bf_lifetime,
-                    FLAGS.bf_initial_units);
+                    FLAGS.bf_units, FLAGS.bf_unit_kind.c_str(),
+                    FLAGS.bf_bits_per_unit, FLAGS.bf_segment_bytes,
+                    FLAGS.bf_memory_bits_per_key, FLAGS.bf_memory_budget_bytes,
+                    FLAGS.bf_lifetime, FLAGS.bf_initial_units);
     } else if (FLAGS.bloom_bits >= 0) {
       std::snprintf(text, sizeof(text), "Bloom, %" PRId64 " bits/key",
                     FLAGS.bloom_bits);
