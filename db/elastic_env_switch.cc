@@ -14,7 +14,8 @@ namespace {
 
 constexpr char kKnownFields[] =
     "bits_per_unit, units_per_segment, segment_bytes, memory_bits_per_key, "
-    "memory_budget_bytes, lifetime, initial_units, inherit_hotness";
+    "memory_budget_bytes, lifetime, initial_units, inherit_hotness, "
+    "unit_kind";
 
 Status EnvError(const std::string& what) {
   return Status::InvalidArgument(kElasticEnvVariable, what);
@@ -64,6 +65,18 @@ Status ParseBool(const std::string& field, const std::string& text, bool* out) {
   return Status::OK();
 }
 
+Status ParseUnitKind(const std::string& field, const std::string& text,
+                     ElasticFilterOptions::UnitKind* out) {
+  if (text == "bloom") {
+    *out = ElasticFilterOptions::UnitKind::kBloom;
+  } else if (text == "ribbon") {
+    *out = ElasticFilterOptions::UnitKind::kRibbon;
+  } else {
+    return EnvError(field + "=" + text + ": must be bloom or ribbon");
+  }
+  return Status::OK();
+}
+
 Status SetField(const std::string& field, const std::string& text,
                 ElasticFilterOptions* o) {
   if (field == "bits_per_unit") {
@@ -88,6 +101,7 @@ Status SetField(const std::string& field, const std::string& text,
   if (field == "inherit_hotness") {
     return ParseBool(field, text, &o->inherit_hotness);
   }
+  if (field == "unit_kind") return ParseUnitKind(field, text, &o->unit_kind);
   return EnvError("unknown field '" + field + "' (known: " + kKnownFields +
                   ")");
 }
@@ -188,6 +202,9 @@ std::string ElasticOptionsString(const ElasticFilterOptions& o) {
   out += ",initial_units=" + std::to_string(o.initial_units);
   out += ",inherit_hotness=";
   out += o.inherit_hotness ? "1" : "0";
+  out += ",unit_kind=";
+  out += o.unit_kind == ElasticFilterOptions::UnitKind::kRibbon ? "ribbon"
+                                                                : "bloom";
   return out;
 }
 

@@ -67,7 +67,7 @@ bool SameOptions(const ElasticFilterOptions& a, const ElasticFilterOptions& b) {
          a.memory_bits_per_key == b.memory_bits_per_key &&
          a.memory_budget_bytes == b.memory_budget_bytes &&
          a.lifetime == b.lifetime && a.initial_units == b.initial_units &&
-         a.inherit_hotness == b.inherit_hotness;
+         a.inherit_hotness == b.inherit_hotness && a.unit_kind == b.unit_kind;
 }
 
 ElasticFilterOptions SwitchDefaults() {
@@ -105,7 +105,8 @@ TEST(ElasticEnvParseTest, EveryFieldCanBeSet) {
   ASSERT_TRUE(ParseElasticEnvSetting(
                   "bits_per_unit=2,units_per_segment=12,segment_bytes=8192,"
                   "memory_bits_per_key=4.5,memory_budget_bytes=100000,"
-                  "lifetime=77,initial_units=0,inherit_hotness=true",
+                  "lifetime=77,initial_units=0,inherit_hotness=true,"
+                  "unit_kind=ribbon",
                   &setting)
                   .ok());
   EXPECT_TRUE(setting.enabled);
@@ -118,6 +119,7 @@ TEST(ElasticEnvParseTest, EveryFieldCanBeSet) {
   want.lifetime = 77;
   want.initial_units = 0;
   want.inherit_hotness = true;
+  want.unit_kind = ElasticFilterOptions::UnitKind::kRibbon;
   EXPECT_TRUE(SameOptions(want, setting.options))
       << ElasticOptionsString(setting.options);
 }
@@ -139,6 +141,12 @@ TEST(ElasticEnvParseTest, UnsetFieldsKeepTheSwitchDefaults) {
     ASSERT_TRUE(ParseElasticEnvSetting(value, &setting).ok()) << value;
     EXPECT_FALSE(setting.options.inherit_hotness) << value;
   }
+  ASSERT_TRUE(ParseElasticEnvSetting("unit_kind=bloom", &setting).ok());
+  EXPECT_EQ(ElasticFilterOptions::UnitKind::kBloom, setting.options.unit_kind);
+  Status bad = ParseElasticEnvSetting("unit_kind=xor", &setting);
+  EXPECT_TRUE(bad.IsInvalidArgument());
+  EXPECT_NE(std::string::npos, bad.ToString().find("bloom or ribbon"))
+      << bad.ToString();
   // Numbers in every accepted form.
   ASSERT_TRUE(
       ParseElasticEnvSetting("memory_bits_per_key=1e16", &setting).ok());
