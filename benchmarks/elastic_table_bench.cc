@@ -184,7 +184,6 @@ class Setup {
     const std::string& lookup = absent ? absent_lookup_[i] : present_lookup_[i];
     TableReadContext ctx;
     ctx.key_hash = KeyHash64(user.data(), user.size());
-    ctx.has_key_hash = true;
     ctx.stats = &stats_;
     Probe probe{Slice(user), &ctx, false};
     if (mqs_ != nullptr) mqs_->Tick();

@@ -1156,7 +1156,6 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
   if (elastic_ != nullptr) {
     elastic_->Tick();  // logical time counts every Get
     ctx.key_hash = KeyHash64(key.data(), key.size());
-    ctx.has_key_hash = true;
   }
 
   MutexLock lock(&mutex_);

@@ -13,8 +13,9 @@ struct IoStats;
 
 struct TableReadContext {
   // Set by the DB once per Get.
-  uint64_t key_hash = 0;  // KeyHash64(user key); valid when has_key_hash
-  bool has_key_hash = false;
+  // KeyHash64 of the user key. Set whenever the DB has a filter layer
+  // (ElasticBF), whose screens rely on it.
+  uint64_t key_hash = 0;
   IoStats* stats = nullptr;  // counters of this DB; may be null
 
   // Reset and set by TableCache::Get for each table probe.

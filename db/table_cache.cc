@@ -199,25 +199,16 @@ Iterator* TableCache::NewIterator(const ReadOptions& options,
   return iter;
 }
 
-MQSchedule::Screening TableCache::Screen(uint64_t file_number,
-                                         uint64_t file_size, const Slice& k,
-                                         TableReadContext* ctx) {
-  uint64_t key_hash = ctx->key_hash;
-  if (!ctx->has_key_hash) {
-    size_t n = k.size();
-    if (keys_are_internal_ && n >= 8) n -= 8;
-    key_hash = KeyHash64(k.data(), n);
-  }
-  MQSchedule::Screening screening = elastic_->Screen(file_number, k, key_hash);
-  if (screening.verdict == MQSchedule::Screening::kUnknown) {
-    // Never opened: opening the table registers it with the filter layer.
-    Cache::Handle* handle = nullptr;
-    Status s = FindTable(file_number, file_size, &handle);
-    if (!s.ok()) return screening;  // the Get's own open reports the error
-    cache_->Release(handle);
-    screening = elastic_->Screen(file_number, k, key_hash);
-  }
-  return screening;
+MQSchedule::Screening TableCache::ScreenUnregistered(uint64_t file_number,
+                                                     uint64_t file_size,
+                                                     const Slice& k,
+                                                     uint64_t key_hash) {
+  // Never opened: opening the table registers it with the filter layer.
+  Cache::Handle* handle = nullptr;
+  Status s = FindTable(file_number, file_size, &handle);
+  if (!s.ok()) return MQSchedule::Screening();  // the Get's open reports it
+  cache_->Release(handle);
+  return elastic_->Screen(file_number, k, key_hash);
 }
 
 Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
@@ -229,7 +220,10 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
   using Screening = MQSchedule::Screening;
   Screening screening;
   if (elastic_ != nullptr) {
-    screening = Screen(file_number, file_size, k, ctx);
+    screening = elastic_->Screen(file_number, k, ctx->key_hash);
+    if (screening.verdict == Screening::kUnknown) {
+      screening = ScreenUnregistered(file_number, file_size, k, ctx->key_hash);
+    }
     if (screening.verdict == Screening::kPastEnd) return Status::OK();
     ctx->consulted_filter =
         screening.verdict == Screening::kRuledOut || screening.consulted;

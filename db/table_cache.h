@@ -96,10 +96,11 @@ class TableCache {
   // Hands a just-opened table's filter groups to the filter layer.
   void Register(uint64_t file_number, TableState* state);
 
-  // Asks the filter layer about key k in the table, registering the file
-  // first if no table of it was opened yet.
-  MQSchedule::Screening Screen(uint64_t file_number, uint64_t file_size,
-                               const Slice& k, TableReadContext* ctx);
+  // Registers a file the filter layer does not know yet by opening its
+  // table, then asks the filter layer about key k in it.
+  MQSchedule::Screening ScreenUnregistered(uint64_t file_number,
+                                           uint64_t file_size, const Slice& k,
+                                           uint64_t key_hash);
 
   Env* const env_;
   const std::string dbname_;

@@ -146,7 +146,6 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
         mqs.Tick();  // as DBImpl::Get does
         TableReadContext ctx;
         ctx.key_hash = KeyHash64(key.data(), key.size());
-        ctx.has_key_hash = true;
         ctx.stats = &stats;
         test::Lookup lookup;
         lookup.user_key = key;

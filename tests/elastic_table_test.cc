@@ -103,7 +103,7 @@ class ElasticTableTest : public testing::Test {
   // Looks up every present key and as many absent ones (internal lookup
   // keys, as Version::Get builds them).
   Outcome LookupAll(TableCache* cache, MQSchedule* /*mqs*/, uint64_t number,
-                    uint64_t size, bool pass_hash = true) {
+                    uint64_t size) {
     Outcome out;
     for (int i = 0; i < kKeys; ++i) {
       for (int absent = 0; absent < 2; ++absent) {
@@ -114,10 +114,7 @@ class ElasticTableTest : public testing::Test {
                 .Encode()
                 .ToString();
         TableReadContext ctx;
-        if (pass_hash) {
-          ctx.key_hash = KeyHash64(user.data(), user.size());
-          ctx.has_key_hash = true;
-        }
+        ctx.key_hash = KeyHash64(user.data(), user.size());
         ctx.stats = &stats_;
         test::Lookup lookup;
         lookup.user_key = user;
@@ -410,23 +407,6 @@ TEST_F(ElasticTableTest, NoRoomForTheLocatorMeansNoFilter) {
     if (line.find("no room in the budget") != std::string::npos) logged = true;
   }
   EXPECT_TRUE(logged);
-}
-
-TEST_F(ElasticTableTest, LookupsWithoutKeyHash) {
-  UseElastic(ElasticFilterOptions());  // one unit per segment at open
-  write_options_.filter_policy = internal_elastic_.get();
-  read_options_.filter_policy = internal_elastic_.get();
-  const uint64_t size = Write(8, InternalEntries(kKeys));
-  auto mqs = NewSchedule();
-  TableCache cache(dbname_, read_options_, 10, mqs.get());
-
-  // The table cache hashes the user part of the lookup key itself.
-  Outcome out = LookupAll(&cache, mqs.get(), 8, size, /*pass_hash=*/false);
-  EXPECT_EQ(kKeys, out.found);
-  EXPECT_EQ(0, out.wrong);
-  EXPECT_GT(out.rejected, kKeys * 80 / 100);  // one 4-bit unit: ~85%
-  mqs->WaitIdle();
-  EXPECT_EQ(static_cast<uint64_t>(2 * kKeys), mqs->GetStats().records);
 }
 
 TEST_F(ElasticTableTest, UndecodableIndexHandleLeavesTheTableUnfiltered) {

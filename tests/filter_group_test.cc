@@ -109,7 +109,6 @@ class FilterGroupTest : public testing::Test {
             absent ? test::AbsentKey(static_cast<int>(i)) : kvs[i].first;
         TableReadContext ctx;
         ctx.key_hash = KeyHash64(key.data(), key.size());
-        ctx.has_key_hash = true;
         ctx.stats = &stats_;
         test::Lookup lookup;
         lookup.user_key = key;
