@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/key_hashes.h"
 #include "tests/test_util.h"
 #include "util/coding.h"
 #include "util/hash64.h"
@@ -33,23 +34,10 @@
 namespace leveldb {
 namespace {
 
-// 16-byte keys as in the evaluation: an 8-byte tag, then a counter. Present
-// and absent keys use different tags, so they never coincide.
-constexpr uint64_t kPresentTag = 0x70726573656e7431ull;
-constexpr uint64_t kAbsentTag = 0x616273656e743232ull;
-
-uint64_t KeyHashOf(uint64_t tag, uint64_t i) {
-  char key[16];
-  StoreFixed64(key, tag);
-  StoreFixed64(key + 8, i);
-  return KeyHash64(key, sizeof(key));
-}
-
-std::vector<uint64_t> KeyHashes(uint64_t tag, size_t n) {
-  std::vector<uint64_t> hashes(n);
-  for (size_t i = 0; i < n; ++i) hashes[i] = KeyHashOf(tag, i);
-  return hashes;
-}
+using test::kAbsentTag;
+using test::KeyHashes;
+using test::KeyHashOf;
+using test::kPresentTag;
 
 std::string Build(const std::vector<uint64_t>& hashes, int unit_index,
                   int bits_per_unit) {

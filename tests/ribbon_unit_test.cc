@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "table/elastic/limits.h"
+#include "tests/key_hashes.h"
 #include "util/coding.h"
 #include "util/gf2_band.h"
 #include "util/hash64.h"
@@ -17,21 +18,10 @@
 namespace leveldb {
 namespace {
 
-constexpr uint64_t kPresentTag = 0x70726573656e7431ull;
-constexpr uint64_t kAbsentTag = 0x616273656e743232ull;
-
-uint64_t KeyHashOf(uint64_t tag, uint64_t i) {
-  char key[16];
-  StoreFixed64(key, tag);
-  StoreFixed64(key + 8, i);
-  return KeyHash64(key, sizeof(key));
-}
-
-std::vector<uint64_t> KeyHashes(uint64_t tag, size_t n) {
-  std::vector<uint64_t> hashes(n);
-  for (size_t i = 0; i < n; ++i) hashes[i] = KeyHashOf(tag, i);
-  return hashes;
-}
+using test::kAbsentTag;
+using test::KeyHashes;
+using test::KeyHashOf;
+using test::kPresentTag;
 
 std::vector<std::string> Build(const std::vector<uint64_t>& hashes,
                                const RibbonShape& shape,
