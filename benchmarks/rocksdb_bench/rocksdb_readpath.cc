@@ -16,11 +16,13 @@
 // Threads, seeds and shares are db_bench's, so equal flags give equal
 // writes and lookups. --use_existing_db=1 skips fillunique and reopens the
 // database as it is.
-// RocksDB settings: leveled compaction, full Bloom filters of --bloom_bits
-// bits per key held by the table readers (cache_index_and_filter_blocks =
-// false), no block cache (like fill_cache = false), direct reads, all
-// tables open (max_open_files = -1, or --max_open_files), snappy, 4 KiB
-// blocks.
+// RocksDB settings: leveled compaction, filters of --bloom_bits bits per
+// key held by the table readers (cache_index_and_filter_blocks = false):
+// full Bloom (--filter=bloom) or Ribbon (--filter=ribbon, on every level;
+// RocksDB reads the bits as Bloom-equivalent, i.e. the false-positive rate
+// of a Bloom filter of that many bits, and stores fewer), no block cache
+// (like fill_cache = false), direct reads, all tables open (max_open_files
+// = -1, or --max_open_files), snappy, 4 KiB blocks.
 //
 // Output lines use db_bench's wording, so the same parser reads both:
 //   load: X ops/s
@@ -76,8 +78,9 @@ struct Flags {
   int64_t max_open_files = -1;  // -1: every table stays open
   int64_t value_size = 100;
   double compression_ratio = 0.5;
-  bool compression = true;  // snappy
-  int64_t bloom_bits = 4;   // negative: no filter
+  bool compression = true;       // snappy
+  int64_t bloom_bits = 4;        // negative: no filter
+  std::string filter = "bloom";  // or "ribbon"
   int64_t target_file_size_base = 64 << 20;
   int64_t write_buffer_size = 4 << 20;   // LevelDB's default
   int64_t max_bytes_for_level_base = 0;  // 0: RocksDB's default
@@ -120,7 +123,9 @@ const std::vector<FlagSpec>& FlagTable() {
       {"compression", Kind::kBool, &FLAGS.compression,
        "snappy-compress blocks"},
       {"bloom_bits", Kind::kInt, &FLAGS.bloom_bits,
-       "full Bloom filter bits per key (negative: none)"},
+       "filter bits per key (negative: none); Bloom-equivalent for ribbon"},
+      {"filter", Kind::kString, &FLAGS.filter,
+       "filter kind: bloom (full Bloom) or ribbon"},
       {"target_file_size_base", Kind::kInt, &FLAGS.target_file_size_base,
        "Options::target_file_size_base"},
       {"write_buffer_size", Kind::kInt, &FLAGS.write_buffer_size,
@@ -235,6 +240,9 @@ void ParseFlags(int argc, char** argv) {
   if (!(FLAGS.zipf > 0 && FLAGS.zipf < 1)) Die("--zipf must be in (0, 1)");
   if (!(FLAGS.zero_lookup_ratio >= 0 && FLAGS.zero_lookup_ratio <= 1)) {
     Die("--zero_lookup_ratio must be in [0, 1]");
+  }
+  if (FLAGS.filter != "bloom" && FLAGS.filter != "ribbon") {
+    Die("--filter must be bloom or ribbon, got '" + FLAGS.filter + "'");
   }
   if (FLAGS.target_file_size_base < 1 || FLAGS.write_buffer_size < 1 ||
       FLAGS.block_size < 1 || FLAGS.max_bytes_for_level_base < 0) {
@@ -521,14 +529,25 @@ class ReadPathBench {
 
     rocksdb::BlockBasedTableOptions table;
     table.block_size = static_cast<size_t>(FLAGS.block_size);
-    if (FLAGS.bloom_bits >= 0) {
-      table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(
-          static_cast<double>(FLAGS.bloom_bits), false));
-    }
+    table.filter_policy = NewFilterPolicy();
     table.cache_index_and_filter_blocks = false;  // held by table readers
     table.no_block_cache = !FLAGS.fill_cache;
     options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     return options;
+  }
+
+  // Null without a filter. Ribbon on every level: by default RocksDB would
+  // give the flushed (level-0) tables Bloom filters.
+  static std::shared_ptr<const rocksdb::FilterPolicy> NewFilterPolicy() {
+    if (FLAGS.bloom_bits < 0) return nullptr;
+    const double bits = static_cast<double>(FLAGS.bloom_bits);
+    if (FLAGS.filter == "ribbon") {
+      constexpr int kRibbonOnEveryLevel = -1;
+      return std::shared_ptr<const rocksdb::FilterPolicy>(
+          rocksdb::NewRibbonFilterPolicy(bits, kRibbonOnEveryLevel));
+    }
+    return std::shared_ptr<const rocksdb::FilterPolicy>(
+        rocksdb::NewBloomFilterPolicy(bits, false));
   }
 
   void Destroy() {
@@ -569,7 +588,11 @@ class ReadPathBench {
                 FLAGS.value_size, FLAGS.compression_ratio);
     std::printf("Entries:    %" PRId64 "\n", FLAGS.num);
     std::printf("Threads:    %" PRId64 "\n", FLAGS.threads);
-    if (FLAGS.bloom_bits >= 0) {
+    if (FLAGS.bloom_bits >= 0 && FLAGS.filter == "ribbon") {
+      std::printf("Filter:     Ribbon on every level, %" PRId64
+                  " Bloom-equivalent bits/key, held by table readers\n",
+                  FLAGS.bloom_bits);
+    } else if (FLAGS.bloom_bits >= 0) {
       std::printf("Filter:     full Bloom, %" PRId64
                   " bits/key, held by table readers\n",
                   FLAGS.bloom_bits);

@@ -5,6 +5,10 @@
 #     a tiny load, settle and readzipf on 3 client threads: every lookup
 #     done and answered right, the same lookups as db_bench with the same
 #     flags, then the database reused with --use_existing_db=1;
+#   rocksdb_readpath_test.sh ribbon READPATH WORKDIR
+#     the same small load and lookups with --filter=bloom and
+#     --filter=ribbon: each prints its filter kind and answers every lookup
+#     right, and Ribbon's filters take fewer bits per live key;
 #   rocksdb_readpath_test.sh bad_flags READPATH WORKDIR
 #     bad flags exit non-zero with a message and touch no database;
 #     --threads=1024 (the limit) works.
@@ -99,6 +103,42 @@ threads_test() {
   echo "PASS"
 }
 
+# Prints the bits per live key of the last filter line of log $1.
+filter_bits() {
+  sed -nE 's/^filter blocks in [1-9][0-9]* live table files: [0-9]+ bytes = ([0-9.]+) bits per live key.*/\1/p' "$1" |
+    tail -n 1
+}
+
+ribbon_test() {
+  local readpath=$1 work=$2
+  rm -rf "$work"
+  mkdir -p "$work"
+  # Tables of a few thousand keys: big enough that RocksDB builds Ribbon
+  # filters rather than falling back to Bloom for tiny ones.
+  # shellcheck disable=SC2054  # the commas are part of one argument
+  local workload=(--num=20000 --reads=2000 --seed=11 --zero_lookup_ratio=0.5
+    --bloom_bits=4 --write_buffer_size=1048576 --target_file_size_base=1048576
+    --benchmarks=fillunique,settle,readzipf)
+  local kind
+  for kind in bloom ribbon; do
+    "$readpath" "${workload[@]}" --filter="$kind" --db="$work/$kind" \
+      >"$work/$kind.log" || fail "--filter=$kind failed (see $work/$kind.log)"
+    check_lookups "$work/$kind.log" 2000
+  done
+  require_line "$work/bloom.log" '^Filter: +full Bloom, 4 bits/key, held by table readers$'
+  require_line "$work/ribbon.log" '^Filter: +Ribbon on every level, 4 Bloom-equivalent bits/key, held by table readers$'
+  [[ $(zipf_line "$work/bloom.log") == "$(zipf_line "$work/ribbon.log")" ]] ||
+    fail "bloom and ribbon runs did different lookups"
+  local bloom_bits ribbon_bits
+  bloom_bits=$(filter_bits "$work/bloom.log")
+  ribbon_bits=$(filter_bits "$work/ribbon.log")
+  [[ -n $bloom_bits && -n $ribbon_bits ]] || fail "no filter memory line"
+  awk -v r="$ribbon_bits" -v b="$bloom_bits" 'BEGIN { exit !(r > 0 && r < b) }' ||
+    fail "Ribbon filters take $ribbon_bits bits per live key, Bloom $bloom_bits"
+  rm -rf "$work"
+  echo "PASS (bits per live key: bloom $bloom_bits, ribbon $ribbon_bits)"
+}
+
 # Runs rocksdb_readpath with the remaining arguments, which must fail with
 # a message matching $2.
 expect_rejected() {
@@ -142,6 +182,12 @@ bad_flags_test() {
     expect_rejected "$readpath" "$files" --db="$target" --max_open_files=-2
     expect_rejected "$readpath" "unknown benchmark 'setle'" --db="$target" \
       --benchmarks=fillunique,setle,readzipf
+    expect_rejected "$readpath" "--filter must be bloom or ribbon, got 'cuckoo'" \
+      --db="$target" --filter=cuckoo
+    expect_rejected "$readpath" "--filter must be bloom or ribbon, got ''" \
+      --db="$target" --filter=
+    expect_rejected "$readpath" "--filter needs a value" --db="$target" \
+      --filter
   done
   expect_rejected "$readpath" "--use_existing_db: no database in $absent" \
     --db="$absent" --use_existing_db=1 --benchmarks=readzipf
@@ -155,7 +201,9 @@ bad_flags_test() {
 case ${1:-} in
   threads) (($# == 4)) || fail "usage: $0 threads READPATH DB_BENCH WORKDIR"
     threads_test "$2" "$3" "$4" ;;
+  ribbon) (($# == 3)) || fail "usage: $0 ribbon READPATH WORKDIR"
+    ribbon_test "$2" "$3" ;;
   bad_flags) (($# == 3)) || fail "usage: $0 bad_flags READPATH WORKDIR"
     bad_flags_test "$2" "$3" ;;
-  *) fail "usage: $0 threads|bad_flags ..." ;;
+  *) fail "usage: $0 threads|ribbon|bad_flags ..." ;;
 esac
