@@ -14,6 +14,10 @@
 #      MEASURED for (a) in the same round (after its reads)
 #   d  this fork, ElasticBF at memory_bits_per_key = 4
 #   e  RocksDB 7.8 (rocksdb_readpath), full Bloom 4 bits per key, if built
+#   f  this fork, ElasticBF with Ribbon units at memory_bits_per_key = 4
+#   g  RocksDB 7.8, Ribbon filters at 4 (Bloom-equivalent) bits per key, if
+#      built
+#   h  upstream LevelDB 1.23, Bloom 10 bits per key
 #
 # Usage: scripts/eval_readpath.sh [options]
 #   --keys=N           keys loaded (default 24000000)
@@ -21,8 +25,9 @@
 #   --value_size=N     bytes per value (default 112: 128-byte pairs)
 #   --max_file_size=N  table size: LevelDB max_file_size, RocksDB
 #                      target_file_size_base (default 67108864)
-#   --systems=LIST     e.g. a,b,c (default a,b,c,d,e; e is skipped with a
-#                      note when rocksdb_readpath was not built)
+#   --systems=LIST     e.g. a,b,c or a,d,f,g,h (default a,b,c,d,e; e and g
+#                      are skipped with a note when rocksdb_readpath was
+#                      not built)
 #   --open_files=N     LevelDB max_open_files (default 100000: all tables
 #                      open; RocksDB max_open_files, -1 for 100000)
 #   --threads=N        client threads of readzipf (default 1)
@@ -61,7 +66,7 @@ eval_dir=${EVAL_DIR:-/work}
 out_dir=""
 dry_run=0
 
-usage() { sed -n '2,40p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,46p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 for arg in "$@"; do
   case $arg in
@@ -109,18 +114,18 @@ run_systems=()
 notes=()
 for s in "${wanted[@]}"; do
   case $s in
-    a) [[ -x $db_bench_upstream ]] ||
+    a | h) [[ -x $db_bench_upstream ]] ||
       die "$db_bench_upstream not built (configure with -DLEVELDB_UPSTREAM=ON)" ;;
-    b | c | d) [[ -x $db_bench ]] || die "$db_bench not built" ;;
-    e)
+    b | c | d | f) [[ -x $db_bench ]] || die "$db_bench not built" ;;
+    e | g)
       if [[ ! -x $rocksdb_readpath ]]; then
-        notes+=("(e) RocksDB skipped: $rocksdb_readpath not built (needs librocksdb-dev)")
+        notes+=("($s) RocksDB skipped: $rocksdb_readpath not built (needs librocksdb-dev)")
         continue
       fi
       ((open_files == 100000 || open_files >= 20)) ||
-        die "--open_files=$open_files: RocksDB (e) keeps at least 20 files open"
+        die "--open_files=$open_files: RocksDB ($s) keeps at least 20 files open"
       ;;
-    *) die "unknown system '$s' (a, b, c, d or e)" ;;
+    *) die "unknown system '$s' (a, b, c, d, e, f, g or h)" ;;
   esac
   run_systems+=("$s")
 done
@@ -142,6 +147,9 @@ system_name() {
     c) echo "(c) fork, ElasticBF, budget = (a)'s memory" ;;
     d) echo "(d) fork, ElasticBF, 4 bits/key" ;;
     e) echo "(e) RocksDB 7.8, full Bloom 4" ;;
+    f) echo "(f) fork, ElasticBF Ribbon units, 4 bits/key" ;;
+    g) echo "(g) RocksDB 7.8, Ribbon 4 (Bloom-equivalent)" ;;
+    h) echo "(h) upstream LevelDB 1.23, Bloom 10" ;;
   esac
 }
 
@@ -164,9 +172,14 @@ build_command() {
       --bf_memory_budget_bytes="$budget") ;;
     d) cmd=("$db_bench" "${leveldb[@]}" --elastic_bf=1
       --bf_memory_bits_per_key=4) ;;
-    e) cmd=("$rocksdb_readpath" "${common[@]}" --bloom_bits=4
-      --target_file_size_base="$max_file_size"
-      --max_open_files="$((open_files == 100000 ? -1 : open_files))") ;;
+    e | g)
+      cmd=("$rocksdb_readpath" "${common[@]}" --bloom_bits=4
+        --target_file_size_base="$max_file_size"
+        --max_open_files="$((open_files == 100000 ? -1 : open_files))")
+      if [[ $system == g ]]; then cmd+=(--filter=ribbon); fi ;;
+    f) cmd=("$db_bench" "${leveldb[@]}" --elastic_bf=1
+      --bf_memory_bits_per_key=4 --bf_unit_kind=ribbon) ;;
+    h) cmd=("$db_bench_upstream" "${leveldb[@]}" --bloom_bits=10) ;;
   esac
 }
 
@@ -333,6 +346,9 @@ table() {
       if (s == "c") return "(c) fork, ElasticBF, budget = (a)"
       if (s == "d") return "(d) fork, ElasticBF, 4 bits/key"
       if (s == "e") return "(e) RocksDB 7.8, Bloom 4"
+      if (s == "f") return "(f) fork, ElasticBF Ribbon units, 4 bits/key"
+      if (s == "g") return "(g) RocksDB 7.8, Ribbon 4 (Bloom-equivalent)"
+      if (s == "h") return "(h) upstream, Bloom 10"
       return s
     }
     function ratio(x, y) { return (x == "" || y == "" || y + 0 == 0) ? "-" : sprintf("%.2fx", x / y) }
@@ -402,7 +418,7 @@ table() {
   echo
   table
   echo
-  echo "Columns: fg = on the Get thread, per Get of the read phase. 'Env reads' counts table-file Read() calls in db_bench's counting Env (LevelDB builds only); '/proc' counts read syscalls of the benchmark thread (/proc/thread-self/io), for every system alike. 'x floor' = fg I/Os per Get / floor, floor = share of lookups that found their key (one data-block read each). Background reads = read syscalls of all other threads of the process during the read phase (compactions, ElasticBF's MQSchedule) and the bytes they fetched from storage. Filter memory per live key: LevelDB Bloom = filter blocks of the live tables; ElasticBF = loaded units (memory_used_bytes); RocksDB = filter_size of the live tables' properties. (c)'s byte budget = (a)'s filter bytes after its reads in the same round."
+  echo "Columns: fg = on the Get thread, per Get of the read phase. 'Env reads' counts table-file Read() calls in db_bench's counting Env (LevelDB builds only); '/proc' counts read syscalls of the benchmark thread (/proc/thread-self/io), for every system alike. 'x floor' = fg I/Os per Get / floor, floor = share of lookups that found their key (one data-block read each). Background reads = read syscalls of all other threads of the process during the read phase (compactions, ElasticBF's MQSchedule) and the bytes they fetched from storage. Filter memory per live key: LevelDB Bloom = filter blocks of the live tables; ElasticBF = loaded units (memory_used_bytes); RocksDB = filter_size of the live tables' properties (Ribbon's 4 bits are Bloom-equivalent: the false-positive rate of a 4-bit Bloom filter, in fewer bits, on every level). (c)'s byte budget = (a)'s filter bytes after its reads in the same round."
   echo
   echo "## Commands"
   echo
