@@ -9,9 +9,9 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
-#include <functional>
 #include <memory>
 #include <set>
 #include <string>
