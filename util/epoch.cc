@@ -37,6 +37,8 @@ namespace leveldb {
 
 namespace epoch_internal {
 
+__thread LastEntered last_entered = {0, nullptr};
+
 struct Registry {
   port::Mutex mu;
   // Slots never move (owned through unique_ptr), so threads keep raw
@@ -107,6 +109,7 @@ class LocalTable {
   LocalTable& operator=(const LocalTable&) = delete;
 
   ~LocalTable() {
+    epoch_internal::last_entered = epoch_internal::LastEntered{0, nullptr};
     for (auto& entry : entries_) Drop(entry.get());
   }
 
@@ -159,6 +162,7 @@ class LocalTable {
     }
     entries_.resize(kept);
     last_ = nullptr;
+    epoch_internal::last_entered = epoch_internal::LastEntered{0, nullptr};
   }
 
   // unique_ptr keeps each ThreadSlot at a fixed address while guards on it
@@ -188,17 +192,9 @@ EpochDomain::~EpochDomain() {
   for (const Retired& r : rest) r.deleter(r.object);
 }
 
-epoch_internal::ThreadSlot* EpochDomain::Enter() {
+epoch_internal::ThreadSlot* EpochDomain::SlotOfThisThread() {
   ThreadSlot* state = local_table.FindOrRegister(id_, registry_);
-  if (state->depth++ == 0) {
-    const uint64_t e = epoch_.load(std::memory_order_acquire);
-    // Release so that a reclaimer reading this value also sees everything
-    // this thread did in its previous critical sections.
-    state->slot->epoch.store(e, std::memory_order_release);
-    // Store-load barrier: the announcement must be visible before this
-    // reader loads any published pointer.
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-  }
+  epoch_internal::last_entered = epoch_internal::LastEntered{id_, state};
   return state;
 }
 

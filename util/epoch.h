@@ -55,6 +55,15 @@ struct ThreadSlot {
   int depth = 0;  // nesting level of guards on this thread
 };
 
+// The calling thread's slot state in the domain it entered last, checked
+// by every guard before anything else. Plain data in __thread storage, so
+// reaching it takes no call and no initialisation check.
+struct LastEntered {
+  uint64_t domain_id;  // 0: none (domain ids start at 1)
+  ThreadSlot* state;
+};
+extern __thread LastEntered last_entered;
+
 // Slots of one domain. Shared by the domain and every thread registered with
 // it, so a thread may outlive the domain (and vice versa). Defined in epoch.cc.
 struct Registry;
@@ -121,7 +130,28 @@ class EpochDomain {
   };
 
   // Announces the calling thread as a reader; returns its slot state.
-  epoch_internal::ThreadSlot* Enter();
+  epoch_internal::ThreadSlot* Enter() {
+    const epoch_internal::LastEntered& last = epoch_internal::last_entered;
+    epoch_internal::ThreadSlot* state =
+        last.domain_id == id_ ? last.state : SlotOfThisThread();
+    if (state->depth++ == 0) Announce(state);
+    return state;
+  }
+
+  // The calling thread's slot state in this domain, registering the thread
+  // on first use; remembered in last_entered.
+  epoch_internal::ThreadSlot* SlotOfThisThread();
+
+  // Publishes the current epoch in the thread's slot (outermost guard).
+  void Announce(epoch_internal::ThreadSlot* state) {
+    const uint64_t e = epoch_.load(std::memory_order_acquire);
+    // Release so that a reclaimer reading this value also sees everything
+    // this thread did in its previous critical sections.
+    state->slot->epoch.store(e, std::memory_order_release);
+    // Store-load barrier: the announcement must be visible before this
+    // reader loads any published pointer.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
 
   // True if the calling thread is inside a guard on this domain.
   bool InsideGuard() const;
