@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "aligned_bloom_unit.h"
 #include "table/elastic/filter_unit.h"
 #include "util/coding.h"
 #include "util/hash64.h"
@@ -50,22 +51,13 @@ void BM_KeyHash64_16B(benchmark::State& state) {
 BENCHMARK(BM_KeyHash64_16B);
 
 // A unit over the segment's keys in aligned storage, with its view.
-struct LoadedUnit {
-  std::vector<uint64_t> words;
-  leveldb::FilterUnitView view;
-};
+using LoadedUnit = leveldb::bench::AlignedBloomUnit;
 
 LoadedUnit LoadUnit(const std::vector<uint64_t>& hashes, int bits_per_unit) {
   std::string encoded;
   leveldb::BuildFilterUnit(hashes.data(), hashes.size(), 0, bits_per_unit,
                            &encoded);
-  LoadedUnit unit;
-  unit.words.resize((encoded.size() + 7) / 8);
-  std::memcpy(unit.words.data(), encoded.data(), encoded.size());
-  const leveldb::Slice slice(reinterpret_cast<const char*>(unit.words.data()),
-                             encoded.size());
-  if (!leveldb::DecodeFilterUnit(slice, &unit.view)) std::abort();
-  return unit;
+  return leveldb::bench::LoadAlignedBloomUnit(encoded);
 }
 
 // range(0): 1 probes present keys (hits), 0 absent keys (mostly misses).

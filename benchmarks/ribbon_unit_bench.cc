@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "aligned_bloom_unit.h"
 #include "table/elastic/filter_unit.h"
 #include "table/elastic/ribbon_unit.h"
 #include "util/coding.h"
@@ -251,20 +252,10 @@ void WidthTable(const Flags& f) {
 
 namespace {
 
-// A Bloom unit in 8-byte aligned memory, as the loader keeps it.
-struct BloomUnit {
-  std::vector<uint64_t> words;
-  leveldb::FilterUnitView view;
-};
+using BloomUnit = leveldb::bench::AlignedBloomUnit;
 
 BloomUnit LoadBloom(const std::string& encoded) {
-  BloomUnit unit;
-  unit.words.resize((encoded.size() + 7) / 8);
-  std::memcpy(unit.words.data(), encoded.data(), encoded.size());
-  const leveldb::Slice slice(reinterpret_cast<const char*>(unit.words.data()),
-                             encoded.size());
-  if (!leveldb::DecodeFilterUnit(slice, &unit.view)) std::abort();
-  return unit;
+  return leveldb::bench::LoadAlignedBloomUnit(encoded);
 }
 
 // Unit 0 of `segments` segments of kSegmentKeys keys, both kinds.
