@@ -283,10 +283,15 @@ size_t MQSchedule::RegisterUnregisteredFiles(size_t max) {
   {
     MutexLock l(&mu_);
     files = registry_.TakeUnregistered(max);
+    registrations_in_flight_ += static_cast<int>(files.size());
   }
+  if (files.empty()) return 0;
   for (const auto& [number, file_size] : files) {
     options_.register_file(number, file_size);
   }
+  MutexLock l(&mu_);
+  registrations_in_flight_ -= static_cast<int>(files.size());
+  loads_done_.SignalAll();
   return files.size();
 }
 
@@ -1054,7 +1059,10 @@ void MQSchedule::WaitIdle() {
            RegisterUnregisteredFiles(kRegistrationsPerPass) > 0) {
     }
     MutexLock l(&mu_);
-    while (loads_outstanding_ > 0) loads_done_.Wait();
+    // Registrations another thread took are waited for too.
+    while (loads_outstanding_ > 0 || registrations_in_flight_ > 0) {
+      loads_done_.Wait();
+    }
     if (!topup_pending_) return;
     // A table's opening loads are ending (busy, nothing outstanding).
     if (registry_.AnyBusy()) loads_done_.Wait();

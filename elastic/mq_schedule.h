@@ -428,7 +428,7 @@ class MQSchedule {
   std::vector<std::shared_ptr<TableFilterGroups>> unpublished_ GUARDED_BY(mu_);
 
   mutable port::Mutex mu_;
-  port::CondVar loads_done_;  // signalled when a load ends
+  port::CondVar loads_done_;  // signalled when a load or registration ends
   MultiQueue mq_ GUARDED_BY(mu_);
   // One record per file: groups, unit limits, level, live / retired /
   // seeded state, loads in flight.
@@ -437,6 +437,8 @@ class MQSchedule {
   std::unordered_map<SegmentId, int> deficits_ GUARDED_BY(mu_);
   // Memory may have been freed, or deficits added, since the last top-up.
   bool topup_pending_ GUARDED_BY(mu_) = false;
+  // Files handed to register_file whose registration has not returned.
+  int registrations_in_flight_ GUARDED_BY(mu_) = 0;
   // Planned loads not finished yet (queued or reading).
   int loads_outstanding_ GUARDED_BY(mu_) = 0;
   uint64_t attached_keys_ GUARDED_BY(mu_) = 0;
