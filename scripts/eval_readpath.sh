@@ -12,11 +12,12 @@
 #   b  this fork (db_bench), Bloom 4 bits per key
 #   c  this fork, ElasticBF with a byte budget equal to the filter memory
 #      MEASURED for (a) in the same round (after its reads)
-#   d  this fork, ElasticBF at memory_bits_per_key = 4
+#   d  this fork, ElasticBF with Bloom units at memory_bits_per_key = 4
 #   e  RocksDB 7.8 (rocksdb_readpath), full Bloom 4 bits per key, if built
-#   f  this fork, ElasticBF with Ribbon units at memory_bits_per_key = 4
-#   g  RocksDB 7.8, Ribbon filters at 4 (Bloom-equivalent) bits per key, if
-#      built
+#   f  this fork, ElasticBF with Ribbon units (the default) at
+#      memory_bits_per_key = 4
+#   g  RocksDB 7.8, Ribbon filters on every level at --ribbon_bits
+#      Bloom-equivalent bits per key, if built
 #   h  upstream LevelDB 1.23, Bloom 10 bits per key
 #
 # Usage: scripts/eval_readpath.sh [options]
@@ -35,6 +36,10 @@
 #   --repeat=N         rounds (default 1); systems alternate inside a round
 #   --seed=N           workload seed, the same for every system (default 0)
 #   --budget_bytes=N   budget of (c) when (a) is not run (default: measured)
+#   --ribbon_bits=X    RocksDB's Bloom-equivalent setting for (g) (default
+#                      5.5: about 4 bits of memory per key; RocksDB stores a
+#                      Ribbon filter in fewer bits than the Bloom filter
+#                      whose false-positive rate it matches)
 #   --build_dir=DIR    CMake build directory (default $LEVELDB_RELEASE_DIR
 #                      or build/release)
 #   --eval_dir=DIR     where the databases live, on the real disk (default
@@ -61,12 +66,13 @@ systems=a,b,c,d,e
 repeat=1
 seed=0
 budget_override=""
+ribbon_bits=5.5
 build_dir=${LEVELDB_RELEASE_DIR:-$LEVELDB_ROOT/build/release}
 eval_dir=${EVAL_DIR:-/work}
 out_dir=""
 dry_run=0
 
-usage() { sed -n '2,46p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,51p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 for arg in "$@"; do
   case $arg in
@@ -86,6 +92,9 @@ for arg in "$@"; do
       [[ $seed =~ ^[0-9]+$ ]] || die "--seed needs a number, got '$seed'" ;;
     --budget_bytes=*) budget_override=${arg#*=}
       positive_int --budget_bytes "$budget_override" ;;
+    --ribbon_bits=*) ribbon_bits=${arg#*=}
+      [[ $ribbon_bits =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+        die "--ribbon_bits needs a non-negative number, got '$ribbon_bits'" ;;
     --build_dir=*) build_dir=${arg#*=} ;;
     --eval_dir=*) eval_dir=${arg#*=} ;;
     --out=*) out_dir=${arg#*=} ;;
@@ -145,10 +154,10 @@ system_name() {
     a) echo "(a) upstream LevelDB 1.23, Bloom 4" ;;
     b) echo "(b) fork, Bloom 4" ;;
     c) echo "(c) fork, ElasticBF, budget = (a)'s memory" ;;
-    d) echo "(d) fork, ElasticBF, 4 bits/key" ;;
+    d) echo "(d) fork, ElasticBF Bloom units, 4 bits/key" ;;
     e) echo "(e) RocksDB 7.8, full Bloom 4" ;;
     f) echo "(f) fork, ElasticBF Ribbon units, 4 bits/key" ;;
-    g) echo "(g) RocksDB 7.8, Ribbon 4 (Bloom-equivalent)" ;;
+    g) echo "(g) RocksDB 7.8, Ribbon $ribbon_bits (Bloom-equivalent)" ;;
     h) echo "(h) upstream LevelDB 1.23, Bloom 10" ;;
   esac
 }
@@ -171,12 +180,16 @@ build_command() {
     c) cmd=("$db_bench" "${leveldb[@]}" --elastic_bf=1
       --bf_memory_budget_bytes="$budget") ;;
     d) cmd=("$db_bench" "${leveldb[@]}" --elastic_bf=1
-      --bf_memory_bits_per_key=4) ;;
+      --bf_memory_bits_per_key=4 --bf_unit_kind=bloom) ;;
     e | g)
-      cmd=("$rocksdb_readpath" "${common[@]}" --bloom_bits=4
+      cmd=("$rocksdb_readpath" "${common[@]}"
         --target_file_size_base="$max_file_size"
         --max_open_files="$((open_files == 100000 ? -1 : open_files))")
-      if [[ $system == g ]]; then cmd+=(--filter=ribbon); fi ;;
+      if [[ $system == g ]]; then
+        cmd+=(--bloom_bits="$ribbon_bits" --filter=ribbon)
+      else
+        cmd+=(--bloom_bits=4)
+      fi ;;
     f) cmd=("$db_bench" "${leveldb[@]}" --elastic_bf=1
       --bf_memory_bits_per_key=4 --bf_unit_kind=ribbon) ;;
     h) cmd=("$db_bench_upstream" "${leveldb[@]}" --bloom_bits=10) ;;
@@ -339,15 +352,15 @@ done
 # when there are several rounds; ratios against (a) of the same round (or
 # the median of (a) for median rows).
 table() {
-  awk -F, -v rounds="$repeat" '
+  awk -F, -v rounds="$repeat" -v ribbon_bits="$ribbon_bits" '
     function name(s) {
       if (s == "a") return "(a) upstream, Bloom 4"
       if (s == "b") return "(b) fork, Bloom 4"
       if (s == "c") return "(c) fork, ElasticBF, budget = (a)"
-      if (s == "d") return "(d) fork, ElasticBF, 4 bits/key"
+      if (s == "d") return "(d) fork, ElasticBF Bloom units, 4 bits/key"
       if (s == "e") return "(e) RocksDB 7.8, Bloom 4"
       if (s == "f") return "(f) fork, ElasticBF Ribbon units, 4 bits/key"
-      if (s == "g") return "(g) RocksDB 7.8, Ribbon 4 (Bloom-equivalent)"
+      if (s == "g") return "(g) RocksDB 7.8, Ribbon " ribbon_bits " (Bloom-equivalent)"
       if (s == "h") return "(h) upstream, Bloom 10"
       return s
     }
@@ -418,7 +431,7 @@ table() {
   echo
   table
   echo
-  echo "Columns: fg = on the Get thread, per Get of the read phase. 'Env reads' counts table-file Read() calls in db_bench's counting Env (LevelDB builds only); '/proc' counts read syscalls of the benchmark thread (/proc/thread-self/io), for every system alike. 'x floor' = fg I/Os per Get / floor, floor = share of lookups that found their key (one data-block read each). Background reads = read syscalls of all other threads of the process during the read phase (compactions, ElasticBF's MQSchedule) and the bytes they fetched from storage. Filter memory per live key: LevelDB Bloom = filter blocks of the live tables; ElasticBF = loaded units (memory_used_bytes); RocksDB = filter_size of the live tables' properties (Ribbon's 4 bits are Bloom-equivalent: the false-positive rate of a 4-bit Bloom filter, in fewer bits, on every level). (c)'s byte budget = (a)'s filter bytes after its reads in the same round."
+  echo "Columns: fg = on the Get thread, per Get of the read phase. 'Env reads' counts table-file Read() calls in db_bench's counting Env (LevelDB builds only); '/proc' counts read syscalls of the benchmark thread (/proc/thread-self/io), for every system alike. 'x floor' = fg I/Os per Get / floor, floor = share of lookups that found their key (one data-block read each). Background reads = read syscalls of all other threads of the process during the read phase (compactions, ElasticBF's MQSchedule) and the bytes they fetched from storage. Filter memory per live key: LevelDB Bloom = filter blocks of the live tables; ElasticBF = loaded units (memory_used_bytes); RocksDB = filter_size of the live tables' properties (Ribbon's setting is Bloom-equivalent: the false-positive rate of a Bloom filter of that many bits, in fewer bits, on every level). (c)'s byte budget = (a)'s filter bytes after its reads in the same round."
   echo
   echo "## Commands"
   echo

@@ -256,11 +256,6 @@ std::vector<BadCase> BadCases() {
   add("unit_kind", [](ElasticFilterOptions* o) {
     o->unit_kind = static_cast<ElasticFilterOptions::UnitKind>(7);
   });
-  // Ribbon: 11 x 6 = 66 planes, more than 64.
-  add("units_per_segment", [](ElasticFilterOptions* o) {
-    o->unit_kind = ElasticFilterOptions::UnitKind::kRibbon;
-    o->bits_per_unit = 11;
-  });
   return cases;
 }
 
@@ -602,6 +597,7 @@ TEST_F(ElasticDBTest, BloomRibbonAndStockFilterTablesMix) {
 
   ElasticFilterOptions eo;
   eo.memory_bits_per_key = 32;  // room for every unit
+  eo.unit_kind = ElasticFilterOptions::UnitKind::kBloom;
   Open(ElasticOptions(eo));
   Fill(kPart, 2 * kPart);
   ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
@@ -861,6 +857,8 @@ class TableOpenCountingEnv : public EnvWrapper {
 TEST_F(ElasticDBTest, RecoveredTablesRegisterBeforeAnyGet) {
   TableOpenCountingEnv counting_env(env_);
   ElasticFilterOptions eo;
+  eo.bits_per_unit = 4;  // a first unit rejects 15/16 of absent keys
+  eo.units_per_segment = 6;
   // Tiny tables: room for each one's locator and first unit.
   eo.memory_bits_per_key = 16;
   Options o = ElasticOptions(eo);

@@ -67,6 +67,9 @@ class ElasticHotnessTest : public test::DBTestBase<testing::Test> {
 
   Options ElasticOptions(bool inherit = true) {
     ElasticFilterOptions eo;
+    // Bloom units: at about 140 keys per segment a Ribbon unit's fixed
+    // costs (whole blocks, trailer) would leave the budget no room to grow.
+    eo.unit_kind = ElasticFilterOptions::UnitKind::kBloom;
     eo.segment_bytes = 16 << 10;  // about 140 keys per segment
     eo.memory_bits_per_key = 8;   // room for hot segments to grow
     eo.initial_units = kInitialUnits;

@@ -69,6 +69,15 @@ class FilterGroupTest : public testing::Test {
     EXPECT_TRUE(env_->CreateDir(dbname_).ok());
   }
 
+  // Bloom units of 4 bits, 6 per segment (the first defaults).
+  static ElasticFilterOptions BloomUnitOptions() {
+    ElasticFilterOptions eo;
+    eo.unit_kind = ElasticFilterOptions::UnitKind::kBloom;
+    eo.bits_per_unit = 4;
+    eo.units_per_segment = 6;
+    return eo;
+  }
+
   void UsePolicy(const ElasticFilterOptions& eo) {
     eo_ = eo;
     policy_.reset(NewElasticFilterPolicy(eo));
@@ -171,9 +180,14 @@ void ExpectSegmentsMatch(const std::string& file,
     EXPECT_EQ(expected[s].first_block_offset,
               index.segment(s).first_block_offset);
     EXPECT_EQ(expected[s].num_keys, index.segment(s).num_keys);
-    EXPECT_EQ(
-        FilterUnitSize(expected[s].num_keys, policy.options().bits_per_unit),
-        index.segment(s).unit_size);
+    const int bits = policy.options().bits_per_unit;
+    if (index.unit_kind() == ElasticUnitKind::kRibbon) {
+      EXPECT_TRUE(RibbonUnitSizeMatches(index.segment(s).unit_size,
+                                        expected[s].num_keys, bits));
+    } else {
+      EXPECT_EQ(FilterUnitSize(expected[s].num_keys, bits),
+                index.segment(s).unit_size);
+    }
   }
   // Every data block maps to the segment whose range holds it.
   for (const BlockKeys& b : blocks) {
@@ -205,6 +219,7 @@ TEST_F(FilterGroupTest, SegmentsFollowTheByteRule) {
 
 TEST_F(FilterGroupTest, UnitsAreStoredUnitMajorAsCheckedBlocks) {
   ElasticFilterOptions eo;
+  eo.unit_kind = ElasticFilterOptions::UnitKind::kBloom;
   eo.bits_per_unit = 8;
   eo.units_per_segment = 5;
   UsePolicy(eo);
@@ -538,7 +553,7 @@ TEST_F(ElasticIndexTest, TruncationsAndRandomDamageNeverCrash) {
 // Damage in real tables
 
 TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
-  UsePolicy(ElasticFilterOptions());
+  UsePolicy(BloomUnitOptions());  // the v1 index layout and Bloom views
   const KVVector kvs = test::MakeEntries(20000, 20);
   const std::string good = Build(kvs);
   BlockHandle h;
@@ -578,7 +593,7 @@ TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
 
 TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
   UsePolicy(ElasticFilterOptions());
-  const KVVector kvs = test::MakeEntries(30000, 20);
+  const KVVector kvs = test::MakeEntries(60000, 20);
   std::string file = Build(kvs);
   ElasticIndex index;
   ASSERT_TRUE(test::ReadElasticIndexOf(file, &index).ok());
@@ -626,7 +641,7 @@ TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
 }
 
 TEST_F(FilterGroupTest, RegionAndSingleReadsAgree) {
-  UsePolicy(ElasticFilterOptions());
+  UsePolicy(BloomUnitOptions());  // the v1 index layout and Bloom views
   const std::string file = Build(test::MakeEntries(20000, 20));
   ElasticIndex index;
   ASSERT_TRUE(test::ReadElasticIndexOf(file, &index).ok());
@@ -711,9 +726,12 @@ namespace {
 constexpr size_t kBloomTableSize = 50569;
 constexpr uint32_t kBloomTableCrc = 1972390738;
 
+// Ribbon units of 4 planes, 6 per segment (8192-key segments).
 ElasticFilterOptions RibbonOptions() {
   ElasticFilterOptions eo;
   eo.unit_kind = ElasticFilterOptions::UnitKind::kRibbon;
+  eo.bits_per_unit = 4;
+  eo.units_per_segment = 6;
   return eo;
 }
 
@@ -882,7 +900,7 @@ TEST_F(FilterGroupTest, RibbonIndexIsVersion2AndBloomIndexStaysVersion1) {
   EXPECT_EQ(kKeyHashVersion, ribbon[4]);
   EXPECT_EQ(1, ribbon[5]);
 
-  UsePolicy(ElasticFilterOptions());
+  UsePolicy(BloomUnitOptions());
   const std::string bloom = ElasticIndexBytes(Build(test::MakeEntries(50, 8)));
   EXPECT_EQ(1, bloom[0]);  // version 1: no kind
   EXPECT_EQ(6, bloom[1]);
@@ -893,7 +911,7 @@ TEST_F(FilterGroupTest, RibbonIndexIsVersion2AndBloomIndexStaysVersion1) {
 // The bytes of Bloom-unit tables are pinned: adding Ribbon units (index
 // version 2) must leave them exactly as builds before wrote them.
 TEST_F(FilterGroupTest, BloomTableBytesAreUnchanged) {
-  ElasticFilterOptions eo;
+  ElasticFilterOptions eo = BloomUnitOptions();
   eo.bits_per_unit = 5;
   eo.units_per_segment = 3;
   UsePolicy(eo);

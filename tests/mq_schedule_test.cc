@@ -32,9 +32,13 @@ struct MemTable {
 
 class MQScheduleTest : public testing::Test {
  protected:
-  // Tables of `keys` keys cut into segments of about 4 KiB of data.
+  // Tables of `keys` keys cut into segments of about 4 KiB of data, with
+  // Bloom units: a unit of b bits per key takes at most b bits per key of
+  // its segment, which the budget arithmetic below relies on (a Ribbon
+  // unit of so few keys takes more).
   void MakeTables(int count, int keys, int units_per_segment = 6) {
     ElasticFilterOptions eo;
+    eo.unit_kind = ElasticFilterOptions::UnitKind::kBloom;
     eo.units_per_segment = units_per_segment;
     eo.segment_bytes = 4096;
     std::unique_ptr<const FilterPolicy> policy(NewElasticFilterPolicy(eo));

@@ -3,6 +3,7 @@
 // the retry path when banding fails, and malformed units.
 #include "table/elastic/ribbon_unit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -105,7 +106,8 @@ TEST(Gf2BandTest, WideRowsCarryAcrossWords) {
 
 TEST(RibbonUnitTest, TrailerRoundTrip) {
   for (int planes : {1, 4, 7, 32, 64}) {
-    for (int unit : {0, kMaxRibbonPlanes / planes - 1}) {
+    for (int unit :
+         {0, std::min(kMaxRibbonUnits, kMaxRibbonPlanes / planes) - 1}) {
       for (uint32_t blocks : {0u, 2u, 131u}) {
         const RibbonUnitTrailer in{planes, unit, 200, blocks};
         std::string encoded(8 * static_cast<size_t>(blocks) * planes, 'x');
@@ -141,8 +143,10 @@ TEST(RibbonUnitTest, TrailerRejectsBadFields) {
   EXPECT_TRUE(decodes({4, 0, 0, 2}, 64));
   EXPECT_FALSE(decodes({0, 0, 0, 2}, 0));   // no planes
   EXPECT_FALSE(decodes({65, 0, 0, 0}, 0));  // too many planes
-  EXPECT_FALSE(decodes({4, 16, 0, 0}, 0));  // planes 64..67
-  EXPECT_TRUE(decodes({4, 15, 0, 0}, 0));   // planes 60..63
+  EXPECT_FALSE(decodes({8, 64, 0, 0}, 0));  // planes 512..519
+  EXPECT_TRUE(decodes({8, 63, 0, 0}, 0));   // planes 504..511
+  EXPECT_TRUE(decodes({4, 16, 0, 0}, 0));   // planes 64..67
+  EXPECT_FALSE(decodes({1, 64, 0, 0}, 0));  // unit 64
   EXPECT_FALSE(decodes({4, 0, 0, 1}, 32));  // one block
   EXPECT_FALSE(decodes({4, 0, 0, 2}, 56));  // size does not fit
   EXPECT_FALSE(decodes({1, 0, 0, kMaxRibbonBlocks + 1},
@@ -162,7 +166,11 @@ TEST(RibbonUnitTest, ShapeLimits) {
   EXPECT_TRUE(CheckRibbonShape(kMaxRibbonSegmentKeys, {4, 6}).ok());
   EXPECT_TRUE(CheckRibbonShape(1, {0, 6}).IsInvalidArgument());
   EXPECT_TRUE(CheckRibbonShape(1, {4, 0}).IsInvalidArgument());
-  EXPECT_TRUE(CheckRibbonShape(1, {5, 13}).IsInvalidArgument());
+  EXPECT_TRUE(CheckRibbonShape(1, {5, 13}).ok());   // 65 planes
+  EXPECT_TRUE(CheckRibbonShape(1, {32, 16}).ok());  // the largest options
+  EXPECT_TRUE(CheckRibbonShape(1, {64, 8}).ok());
+  EXPECT_TRUE(CheckRibbonShape(1, {64, 9}).IsInvalidArgument());
+  EXPECT_TRUE(CheckRibbonShape(1, {1, 65}).IsInvalidArgument());
   EXPECT_TRUE(CheckRibbonShape(1, {65, 1}).IsInvalidArgument());
   EXPECT_TRUE(CheckRibbonShape(1, {-1, 6}).IsInvalidArgument());
   EXPECT_TRUE(
@@ -170,7 +178,7 @@ TEST(RibbonUnitTest, ShapeLimits) {
   // A rejected build leaves the output as it was.
   const std::vector<uint64_t> hashes = KeyHashes(kPresentTag, 10);
   std::vector<std::string> units = {"keep"};
-  EXPECT_TRUE(BuildRibbonUnits(hashes.data(), hashes.size(), {5, 13}, &units)
+  EXPECT_TRUE(BuildRibbonUnits(hashes.data(), hashes.size(), {64, 9}, &units)
                   .IsInvalidArgument());
   ASSERT_EQ(1u, units.size());
   EXPECT_EQ("keep", units[0]);
@@ -244,7 +252,8 @@ TEST(RibbonUnitTest, EveryKeyFoundAnyShape) {
   const std::vector<uint64_t> hashes = KeyHashes(kPresentTag, 5000);
   for (RibbonShape shape :
        {RibbonShape{1, 64}, RibbonShape{64, 1}, RibbonShape{4, 16},
-        RibbonShape{7, 3}, RibbonShape{32, 2}}) {
+        RibbonShape{7, 3}, RibbonShape{32, 2}, RibbonShape{5, 16},
+        RibbonShape{32, 16}, RibbonShape{64, 8}}) {
     const std::vector<std::string> units = Build(hashes, shape);
     ASSERT_EQ(static_cast<size_t>(shape.units), units.size());
     ExpectAllFound(hashes, units);
@@ -324,6 +333,39 @@ TEST(RibbonUnitTest, FalsePositiveRateOfFourPlaneUnits) {
     const double measured = static_cast<double>(at_least) / kAbsent;
     EXPECT_NEAR(expected, measured, 0.1 * expected) << k << " units";
   }
+}
+
+// Past 64 planes the result bits come from further words, each solved in
+// its own banding: every unit still passes 2^-planes of absent keys, a unit
+// whose planes straddle two words (unit 12 of 5 planes: planes 60..64)
+// included, and units of different words stay independent (same count
+// argument as above; the rarest case, 10 planes, expects 8192 passes).
+TEST(RibbonUnitTest, FalsePositiveRateBeyondOneResultWord) {
+  constexpr size_t kAbsent = size_t{1} << 23;
+  const std::vector<uint64_t> hashes = KeyHashes(kPresentTag, 8192);
+  const std::vector<std::string> units = Build(hashes, {5, 16});
+  const std::vector<RibbonUnitView> views = Views(units);
+  ExpectAllFound(hashes, units);
+  uint64_t pass12 = 0, pass13 = 0, pass12and13 = 0, pass11and14 = 0;
+  for (size_t i = 0; i < kAbsent; ++i) {
+    const uint64_t h = KeyHashOf(kAbsentTag, i);
+    const bool p12 = RibbonUnitViewMayMatch(views[12], h);
+    const bool p13 = RibbonUnitViewMayMatch(views[13], h);
+    pass12 += p12;
+    pass13 += p13;
+    pass12and13 += p12 && p13;
+    pass11and14 += RibbonUnitViewMayMatch(views[11], h) &&
+                   RibbonUnitViewMayMatch(views[14], h);
+  }
+  auto expect_rate = [&](uint64_t count, int planes, const char* what) {
+    const double expected = std::ldexp(1.0, -planes);
+    EXPECT_NEAR(expected, static_cast<double>(count) / kAbsent, 0.1 * expected)
+        << what;
+  };
+  expect_rate(pass12, 5, "unit 12 (planes 60..64)");
+  expect_rate(pass13, 5, "unit 13 (planes 65..69)");
+  expect_rate(pass12and13, 10, "units 12 and 13");
+  expect_rate(pass11and14, 10, "unit 11 (word 0) and unit 14 (word 1)");
 }
 
 // Finds a segment of n keys whose first attempt fails under the normal

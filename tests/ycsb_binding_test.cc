@@ -189,6 +189,7 @@ TEST_F(YcsbBindingTest, BadSettingsAreReported) {
       {"leveldb.elastic_bf", "maybe"}, {"leveldb.cache_size", "big"},
       {"leveldb.bloom_bits", "-7"},    {"leveldb.compression", "lz4"},
       {"leveldb.bf_units", "0"},       {"leveldb.bf_memory_bits_per_key", "x"},
+      {"leveldb.bf_unit_kind", "xor"},
   };
   for (const auto& entry : bad) {
     utils::Properties props = props_;
@@ -277,7 +278,8 @@ TEST_F(YcsbBindingTest, SummaryShowsTheEffectiveSettings) {
   props_.SetProperty("leveldb.direct_io", "true");
   props_.SetProperty("leveldb.cache_size", "0");
   ASSERT_TRUE(LevelDB::CheckSettings(props_, &summary, &error)) << error;
-  EXPECT_NE(std::string::npos, summary.find("filter=ElasticBF (6 units x 4"))
+  EXPECT_NE(std::string::npos,
+            summary.find("filter=ElasticBF (12 ribbon units x 2"))
       << summary;
   EXPECT_NE(std::string::npos, summary.find("memory 3.5 bits/key")) << summary;
   EXPECT_NE(std::string::npos, summary.find("inherit_hotness off")) << summary;
@@ -285,8 +287,10 @@ TEST_F(YcsbBindingTest, SummaryShowsTheEffectiveSettings) {
   EXPECT_NE(std::string::npos, summary.find("cache=0 bytes")) << summary;
 
   props_.SetProperty("leveldb.bf_memory_budget_bytes", "65536");
+  props_.SetProperty("leveldb.bf_unit_kind", "bloom");
   ASSERT_TRUE(LevelDB::CheckSettings(props_, &summary, &error)) << error;
   EXPECT_NE(std::string::npos, summary.find("memory 65536 bytes")) << summary;
+  EXPECT_NE(std::string::npos, summary.find("12 bloom units x 2")) << summary;
 }
 
 // The factory's Create(props) ends the program on a bad setting or a failed

@@ -79,7 +79,7 @@ struct Flags {
   int64_t value_size = 100;
   double compression_ratio = 0.5;
   bool compression = true;       // snappy
-  int64_t bloom_bits = 4;        // negative: no filter
+  double bloom_bits = 4;         // negative: no filter
   std::string filter = "bloom";  // or "ribbon"
   int64_t target_file_size_base = 64 << 20;
   int64_t write_buffer_size = 4 << 20;   // LevelDB's default
@@ -122,7 +122,7 @@ const std::vector<FlagSpec>& FlagTable() {
        "fraction of its size a value compresses to, in (0, 1]"},
       {"compression", Kind::kBool, &FLAGS.compression,
        "snappy-compress blocks"},
-      {"bloom_bits", Kind::kInt, &FLAGS.bloom_bits,
+      {"bloom_bits", Kind::kDouble, &FLAGS.bloom_bits,
        "filter bits per key (negative: none); Bloom-equivalent for ribbon"},
       {"filter", Kind::kString, &FLAGS.filter,
        "filter kind: bloom (full Bloom) or ribbon"},
@@ -540,7 +540,7 @@ class ReadPathBench {
   // give the flushed (level-0) tables Bloom filters.
   static std::shared_ptr<const rocksdb::FilterPolicy> NewFilterPolicy() {
     if (FLAGS.bloom_bits < 0) return nullptr;
-    const double bits = static_cast<double>(FLAGS.bloom_bits);
+    const double bits = FLAGS.bloom_bits;
     if (FLAGS.filter == "ribbon") {
       constexpr int kRibbonOnEveryLevel = -1;
       return std::shared_ptr<const rocksdb::FilterPolicy>(
@@ -589,13 +589,14 @@ class ReadPathBench {
     std::printf("Entries:    %" PRId64 "\n", FLAGS.num);
     std::printf("Threads:    %" PRId64 "\n", FLAGS.threads);
     if (FLAGS.bloom_bits >= 0 && FLAGS.filter == "ribbon") {
-      std::printf("Filter:     Ribbon on every level, %" PRId64
-                  " Bloom-equivalent bits/key, held by table readers\n",
-                  FLAGS.bloom_bits);
+      std::printf(
+          "Filter:     Ribbon on every level, %g"
+          " Bloom-equivalent bits/key, held by table readers\n",
+          FLAGS.bloom_bits);
     } else if (FLAGS.bloom_bits >= 0) {
-      std::printf("Filter:     full Bloom, %" PRId64
-                  " bits/key, held by table readers\n",
-                  FLAGS.bloom_bits);
+      std::printf(
+          "Filter:     full Bloom, %g bits/key, held by table readers\n",
+          FLAGS.bloom_bits);
     } else {
       std::printf("Filter:     none\n");
     }

@@ -37,6 +37,7 @@ const char* const kSettingNames[] = {
     "leveldb.bf_lifetime",
     "leveldb.bf_initial_units",
     "leveldb.bf_inherit_hotness",
+    "leveldb.bf_unit_kind",
     "leveldb.bloom_bits",
     "leveldb.direct_io",
     "leveldb.fill_cache",
@@ -215,6 +216,14 @@ void ReadElasticSettings(SettingsReader* reader,
       "leveldb.bf_initial_units", elastic->initial_units, -1000, 1000));
   elastic->inherit_hotness =
       reader->Bool("leveldb.bf_inherit_hotness", elastic->inherit_hotness);
+  const std::string kind = reader->String("leveldb.bf_unit_kind", "");
+  if (kind == "bloom") {
+    elastic->unit_kind = leveldb::ElasticFilterOptions::UnitKind::kBloom;
+  } else if (kind == "ribbon") {
+    elastic->unit_kind = leveldb::ElasticFilterOptions::UnitKind::kRibbon;
+  } else if (!kind.empty()) {
+    reader->Fail("leveldb.bf_unit_kind", kind, "bloom or ribbon");
+  }
 }
 
 void ReadEngineSettings(SettingsReader* reader, Settings* settings) {
@@ -280,8 +289,11 @@ std::string DescribeFilter(const Settings& settings) {
   if (settings.elastic_bf) {
     const leveldb::ElasticFilterOptions& e = settings.elastic;
     std::ostringstream out;
-    out << "ElasticBF (" << e.units_per_segment << " units x "
-        << e.bits_per_unit << " bits/key, memory ";
+    const bool ribbon =
+        e.unit_kind == leveldb::ElasticFilterOptions::UnitKind::kRibbon;
+    out << "ElasticBF (" << e.units_per_segment
+        << (ribbon ? " ribbon" : " bloom") << " units x " << e.bits_per_unit
+        << " bits/key, memory ";
     if (e.memory_budget_bytes > 0) {
       out << e.memory_budget_bytes << " bytes";
     } else {

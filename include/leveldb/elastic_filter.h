@@ -40,18 +40,21 @@ namespace leveldb {
 struct Options;
 
 struct LEVELDB_EXPORT ElasticFilterOptions {
-  // Bits per key of each filter unit, in [1, 32]. Default 4 (a unit alone
-  // then rejects about 85% of absent keys). Smaller units let memory follow
-  // hotness more finely but need more units, hence more loads, for the same
-  // false-positive rate. Fixed when a table is written.
-  int bits_per_unit = 4;
+  // Bits per key of each filter unit (planes per unit for Ribbon units),
+  // in [1, 32]. Default 2: a 2-plane Ribbon unit alone rejects 75% of
+  // absent keys. Smaller units let memory follow hotness more finely (at
+  // the default budget of 4 bits per key every segment holds one unit and
+  // most hot ones more) but need more units, hence more loads and probes,
+  // for the same false-positive rate; measured against 3 x 8 and 4 x 6 in
+  // docs/evaluation.md. Fixed when a table is written.
+  int bits_per_unit = 2;
 
-  // Units in each segment's filter group, in [1, 16]. Default 6, so a fully
-  // loaded segment has 6 * 4 = 24 bits per key (false-positive rate about
-  // 1e-5). More units raise the best reachable rate and the disk space of
-  // filters (bits_per_unit * units_per_segment bits per key on disk). Fixed
-  // when a table is written.
-  int units_per_segment = 6;
+  // Units in each segment's filter group, in [1, 16]. Default 12, so a
+  // fully loaded segment has 12 * 2 = 24 bits per key (false-positive rate
+  // 2^-24 with Ribbon units). More units raise the best reachable rate and
+  // the disk space of filters (bits_per_unit * units_per_segment bits per
+  // key on disk). Fixed when a table is written.
+  int units_per_segment = 12;
 
   // Data bytes per segment: 0 (the default) or at least 1024. A segment is
   // a run of consecutive data blocks of one table whose keys share one
@@ -66,9 +69,9 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // >= 0 and finite. Default 4: the same average memory as a
   // 4-bits-per-key filter on every table, distributed by hotness. Ignored
   // when memory_budget_bytes is set. The budget is never exceeded, and a
-  // unit takes a little more than bits_per_unit bits per key (whole 64-bit
-  // words plus one byte), so a budget of exactly bits_per_unit leaves about
-  // one segment without a unit.
+  // unit takes a little more than bits_per_unit bits per key (a Bloom unit
+  // whole 64-bit words plus one byte, a Ribbon unit a few percent more), so
+  // a budget of exactly bits_per_unit leaves some segments without a unit.
   double memory_bits_per_key = 4;
 
   // Fixed memory budget for loaded units, in bytes. 0 (the default) derives
@@ -101,24 +104,23 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // when the MANIFEST is next rewritten, i.e. at the next open).
   bool inherit_hotness = true;
 
-  // The kind of filter unit new tables get. kBloom (the default, pending
-  // measurement): each unit is a Bloom filter of bits_per_unit bits per
-  // key. kRibbon: each unit holds bits_per_unit bit-planes of one Ribbon
-  // filter per segment, a few percent above bits_per_unit bits per key,
-  // for a false-positive rate of exactly 2^-bits_per_unit per unit (a 4-bit
-  // Bloom unit's is about 0.15, a 4-plane Ribbon unit's 1/16), at a higher
-  // build cost; needs bits_per_unit * units_per_segment <= 64. Tables keep
-  // the kind they were written with; both kinds read alike, and stock
-  // LevelDB reads either (without a filter).
+  // The kind of filter unit new tables get. kRibbon (the default): each
+  // unit holds bits_per_unit bit-planes of one Ribbon filter per segment, a
+  // few percent above bits_per_unit bits per key, for a false-positive rate
+  // of exactly 2^-bits_per_unit per unit (a 4-plane unit's is 1/16, a 4-bit
+  // Bloom unit's about 0.15), at a higher build cost, off the write path.
+  // kBloom: each unit is a Bloom filter of bits_per_unit bits per key.
+  // Tables keep the kind they were written with; both kinds read alike,
+  // and stock LevelDB reads either (without a filter).
   enum class UnitKind : int { kBloom = 0, kRibbon = 1 };
-  UnitKind unit_kind = UnitKind::kBloom;
+  UnitKind unit_kind = UnitKind::kRibbon;
 };
 
 // Returns InvalidArgument, naming the offending field and its value, unless:
 // bits_per_unit is in [1, 32], units_per_segment is in [1, 16],
 // initial_units is in [0, units_per_segment], memory_bits_per_key is finite
 // and >= 0, segment_bytes is 0 or >= 1024, and unit_kind is kBloom or
-// kRibbon, with bits_per_unit * units_per_segment <= 64 for kRibbon. DB::Open
+// kRibbon. DB::Open
 // applies these checks to the policy's options before it touches the file
 // system: on failure the database directory is left exactly as it was.
 LEVELDB_EXPORT Status

@@ -33,8 +33,7 @@ bool Reject(const char* field, const std::string& value,
   return true;
 }
 
-// Checks unit_kind, and the Ribbon shape limit, which ties it to the
-// (already checked) bits_per_unit and units_per_segment.
+// Checks unit_kind (every shape the other limits allow suits both kinds).
 bool FindUnitKindProblem(const ElasticFilterOptions& options,
                          ElasticOptionProblem* problem) {
   using Kind = ElasticFilterOptions::UnitKind;
@@ -42,16 +41,6 @@ bool FindUnitKindProblem(const ElasticFilterOptions& options,
     return Reject("unit_kind",
                   std::to_string(static_cast<int>(options.unit_kind)),
                   "must be kBloom (0) or kRibbon (1)", problem);
-  }
-  if (options.unit_kind == Kind::kRibbon &&
-      options.bits_per_unit > kMaxRibbonPlanes / options.units_per_segment) {
-    return Reject(
-        "bits_per_unit",
-        std::to_string(options.bits_per_unit) + " with units_per_segment " +
-            std::to_string(options.units_per_segment),
-        "bits_per_unit * units_per_segment must be <= " +
-            std::to_string(kMaxRibbonPlanes) + " for unit_kind kRibbon",
-        problem);
   }
   return false;
 }

@@ -175,10 +175,6 @@ Status ElasticIndex::Validate(uint64_t file_size) const {
       bits_per_unit_ < 1 || bits_per_unit_ > kMaxElasticBitsPerUnit) {
     return IndexCorruption("bad unit parameters");
   }
-  if (kind_ == ElasticUnitKind::kRibbon &&
-      bits_per_unit_ > kMaxRibbonPlanes / units_per_segment_) {
-    return IndexCorruption("too many Ribbon planes");
-  }
   if (segments_.empty() || segments_.size() > kMaxElasticSegments) {
     return IndexCorruption("segment count out of range");
   }

@@ -19,9 +19,16 @@ constexpr uint32_t kMaxElasticSegments = uint32_t{1}
                                          << kElasticSegmentIndexBits;
 
 // Ribbon filter units (table/elastic/ribbon_unit.h): the most bit-planes one
-// segment's units may hold together (units x planes per unit), so that a
-// key's result bits for all planes fit one 64-bit word.
-constexpr int kMaxRibbonPlanes = 64;
+// segment's units may hold together (units x planes per unit; every shape
+// the options allow), the most one unit may hold, so that a unit's result
+// bits come from at most two 64-bit words, and the most units (a unit's
+// index takes one byte).
+constexpr int kMaxRibbonPlanes = kMaxElasticUnits * kMaxElasticBitsPerUnit;
+constexpr int kMaxRibbonPlanesPerUnit = 64;
+constexpr int kMaxRibbonUnits = 64;
+static_assert(kMaxElasticBitsPerUnit <= kMaxRibbonPlanesPerUnit &&
+                  kMaxElasticUnits <= kMaxRibbonUnits,
+              "every shape the options allow must suit Ribbon units");
 // The most keys (duplicates included) one segment's Ribbon units may cover;
 // building needs about 32 bytes per slot.
 constexpr uint32_t kMaxRibbonSegmentKeys = uint32_t{1} << 20;

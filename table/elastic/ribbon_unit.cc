@@ -38,30 +38,50 @@ Gf2Row128 Row(uint64_t r) {
   return (static_cast<Gf2Row128>(CoeffHigh(r)) << 64) | CoeffLow(r);
 }
 
-// Adds every key's equation (results masked to `planes` planes).
-bool Band(const uint64_t* key_hashes, size_t n, int attempt, int planes,
-          Gf2Band<Gf2Row128>* band) {
+// Adds every key's equation for result word `word`, masked to `planes`
+// planes.
+bool Band(const uint64_t* key_hashes, size_t n, int attempt, int word,
+          int planes, Gf2Band<Gf2Row128>* band) {
   const uint32_t starts = band->columns() - kRibbonWidth + 1;
   const uint64_t mask =
       planes >= 64 ? ~uint64_t{0} : (uint64_t{1} << planes) - 1;
   for (size_t i = 0; i < n; ++i) {
     const uint64_t r = Remix(key_hashes[i], attempt);
-    if (!band->Add(Start(r, starts), Row(r), Results(r) & mask)) return false;
+    if (!band->Add(Start(r, starts), Row(r), Results(r, word) & mask)) {
+      return false;
+    }
   }
   return true;
 }
 
-// Lays the solution out as units and encodes them.
-void EmitUnits(const Gf2Band<Gf2Row128>& band, const RibbonShape& shape,
-               int attempt, std::vector<std::string>* units) {
+// Solution words of every unit: words[u][block * planes_per_unit + p].
+using UnitWords = std::vector<std::vector<uint64_t>>;
+
+// Solves the planes of every result word (one banding each: the rows are
+// the same, only the results differ) into *words; false if a system has
+// no solution.
+bool Solve(const uint64_t* key_hashes, size_t n, const RibbonShape& shape,
+           uint32_t blocks, int attempt, UnitWords* words) {
   const int b = shape.planes_per_unit;
-  const uint32_t blocks = band.columns() / kRibbonBlockSlots;
-  std::vector<std::vector<uint64_t>> words(
-      shape.units, std::vector<uint64_t>(static_cast<size_t>(blocks) * b));
-  band.BackSubstitute(
-      b * shape.units, [&](int plane, uint32_t block, uint64_t word) {
-        words[plane / b][static_cast<size_t>(block) * b + plane % b] = word;
-      });
+  const int planes = b * shape.units;
+  words->assign(shape.units,
+                std::vector<uint64_t>(static_cast<size_t>(blocks) * b));
+  for (int first = 0; first < planes; first += 64) {
+    Gf2Band<Gf2Row128> band(blocks * kRibbonBlockSlots);
+    const int count = std::min(64, planes - first);
+    if (!Band(key_hashes, n, attempt, first / 64, count, &band)) return false;
+    band.BackSubstitute(count, [&](int p, uint32_t block, uint64_t word) {
+      const int plane = first + p;
+      (*words)[plane / b][static_cast<size_t>(block) * b + plane % b] = word;
+    });
+  }
+  return true;
+}
+
+// Encodes the solved units.
+void EmitUnits(const UnitWords& words, const RibbonShape& shape,
+               uint32_t blocks, int attempt, std::vector<std::string>* units) {
+  const int b = shape.planes_per_unit;
   units->resize(shape.units);
   for (int u = 0; u < shape.units; ++u) {
     std::string& out = (*units)[u];
@@ -87,10 +107,14 @@ void EmitKeepAll(const RibbonShape& shape, int attempt,
 
 Status CheckRibbonShape(size_t n, const RibbonShape& shape) {
   if (shape.planes_per_unit < 1 || shape.units < 1 ||
+      shape.units > kMaxRibbonUnits ||
+      shape.planes_per_unit > kMaxRibbonPlanesPerUnit ||
       shape.planes_per_unit > kMaxRibbonPlanes / shape.units) {
     return Status::InvalidArgument(
-        "ribbon units: need 1 <= units and 1 <= planes per unit with "
-        "units * planes per unit <= 64");
+        "ribbon units: need 1 <= units <= " + std::to_string(kMaxRibbonUnits) +
+        " and 1 <= planes per unit <= " +
+        std::to_string(kMaxRibbonPlanesPerUnit) +
+        " with units * planes per unit <= " + std::to_string(kMaxRibbonPlanes));
   }
   if (n > kMaxRibbonSegmentKeys) {
     return Status::InvalidArgument("ribbon units: too many keys",
@@ -114,7 +138,7 @@ size_t RibbonUnitSize(size_t n, int planes_per_unit) {
 
 bool RibbonUnitSizeMatches(uint64_t size, uint64_t n, int planes_per_unit) {
   if (n > kMaxRibbonSegmentKeys || planes_per_unit < 1 ||
-      planes_per_unit > kMaxRibbonPlanes) {
+      planes_per_unit > kMaxRibbonPlanesPerUnit) {
     return false;
   }
   if (size == kRibbonTrailerSize) return true;
@@ -141,9 +165,9 @@ bool RibbonUnitTrailer::DecodeFrom(const Slice& unit,
   const int unit_index = static_cast<uint8_t>(t[2]);
   const uint32_t blocks = LoadFixed32(t + 4);
   if (version != kRibbonFormatVersion || planes < 1 ||
-      planes > kMaxRibbonPlanes || unit_index >= kMaxRibbonPlanes / planes ||
-      blocks == 1 || blocks > kMaxRibbonBlocks ||
-      unit.size() != UnitBytes(blocks, planes)) {
+      planes > kMaxRibbonPlanesPerUnit || unit_index >= kMaxRibbonUnits ||
+      unit_index >= kMaxRibbonPlanes / planes || blocks == 1 ||
+      blocks > kMaxRibbonBlocks || unit.size() != UnitBytes(blocks, planes)) {
     return false;
   }
   trailer->planes = planes;
@@ -160,10 +184,9 @@ bool BuildRibbonUnitsOnce(const uint64_t* key_hashes, size_t n,
       blocks > kMaxRibbonBlocks) {
     return false;
   }
-  Gf2Band<Gf2Row128> band(blocks * kRibbonBlockSlots);
-  const int planes = shape.planes_per_unit * shape.units;
-  if (!Band(key_hashes, n, attempt, planes, &band)) return false;
-  EmitUnits(band, shape, attempt, units);
+  UnitWords words;
+  if (!Solve(key_hashes, n, shape, blocks, attempt, &words)) return false;
+  EmitUnits(words, shape, blocks, attempt, units);
   return true;
 }
 

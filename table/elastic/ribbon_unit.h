@@ -17,7 +17,8 @@
 //   start  = high 64 bits of r * (slots - 127)        (slots - 127 starts)
 //   c low  = ((r ^ (r >> 31)) * kRibbonCoeffLow) | 1
 //   c high = (r ^ (r >> 29)) * kRibbonCoeffHigh
-//   results = Avalanche(r + kUnitStep), plane j reading bit j.
+//   results word w = Avalanche(r + (w + 1) * kUnitStep), plane j reading
+//   bit j % 64 of word j / 64 (one word, hence one banding, per 64 planes).
 //
 // Encoding of a unit (self-describing; every unit of a segment repeats the
 // attempt and block count):
@@ -63,7 +64,8 @@ constexpr int kRibbonAttempts = 256;
 constexpr int kRibbonAttemptsPerSize = 16;
 
 // The units of one segment: units_per_segment units of planes_per_unit
-// planes each; planes_per_unit * units at most kMaxRibbonPlanes.
+// planes each; planes_per_unit at most kMaxRibbonPlanesPerUnit and
+// planes_per_unit * units at most kMaxRibbonPlanes.
 struct RibbonShape {
   int planes_per_unit = 4;
   int units = 6;
@@ -164,8 +166,19 @@ inline uint64_t CoeffHigh(uint64_t r) {
   return (r ^ (r >> 29)) * kRibbonCoeffHigh;
 }
 
-inline uint64_t Results(uint64_t r) {
-  return hash64_internal::Avalanche(r + hash64_internal::kUnitStep);
+// Result bits of planes [64 * word, 64 * word + 64).
+inline uint64_t Results(uint64_t r, int word) {
+  return hash64_internal::Avalanche(r + static_cast<uint64_t>(word + 1) *
+                                            hash64_internal::kUnitStep);
+}
+
+// Result bits of planes [first, first + planes), planes <= 64, in bits
+// [0, planes) (higher bits are garbage).
+inline uint64_t UnitResults(uint64_t r, int first, int planes) {
+  const int shift = first % 64;
+  uint64_t bits = Results(r, first / 64) >> shift;
+  if (shift + planes > 64) bits |= Results(r, first / 64 + 1) << (64 - shift);
+  return bits;
 }
 
 // Starts of a system of `blocks` blocks.
@@ -208,7 +221,7 @@ inline bool RibbonUnitViewMayMatch(const RibbonUnitView& view,
   const uint64_t c2 = three ? hi >> (64 - shift) : 0;
   const size_t stride = 8 * static_cast<size_t>(view.planes);
   const char* block = view.words + stride * (start / kRibbonBlockSlots);
-  const uint64_t expected = ri::Results(r) >> view.first_plane;
+  const uint64_t expected = ri::UnitResults(r, view.first_plane, view.planes);
   uint64_t mismatch = 0;
   for (int p = 0; p < view.planes; ++p) {
     mismatch |= ri::PlaneParity(block + 8 * p, stride, c0, c1, c2, three) ^
