@@ -14,15 +14,18 @@
 //      plane), of k units of 4 planes and of k Bloom units of 4 bits.
 // Times are thread CPU time, the best of --reps runs.
 //
-// --count_probes=N --kind=ribbon|bloom|none does only N probes of unit 0 of
-// one segment (absent keys; none: the key hashes alone) and prints the
-// hits, for exact instruction counts: under `valgrind --tool=callgrind`,
-// (Ir at 2N - Ir at N) / N is the cost per probe with setup excluded, and
-// subtracting that of none leaves the probe itself.
+// --count_probes=N --kind=ribbon|bloom|none [--units=K] [--present=0|1]
+// does only N probes of the first K units (4 planes or 4 bits each) of one
+// segment, as a Get probes a segment's loaded units (Ribbon units sharing
+// one key probe), with absent keys (or present ones: every unit probed),
+// and prints the hits; none hashes the keys only. For exact instruction
+// counts under `valgrind --tool=callgrind`: (Ir at 2N - Ir at N) / N is the
+// cost per probe with setup excluded, less that of none the probe itself.
 //
 // usage: ribbon_unit_bench [--absent=N] [--reps=N] [--sets=N]
 //                          [--widths=0|1]
-//                          [--count_probes=N --kind=ribbon|bloom|none]
+//                          [--count_probes=N --kind=ribbon|bloom|none
+//                           --units=K --present=0|1]
 #include <time.h>
 
 #include <algorithm>
@@ -54,6 +57,8 @@ struct Flags {
   bool widths = true;
   uint64_t count_probes = 0;  // > 0: only count probes (see above)
   std::string kind = "ribbon";
+  int units = 1;
+  bool present = false;
 };
 
 constexpr size_t kSizes[] = {256, 1024, 8192, 65536, 131072};
@@ -67,7 +72,8 @@ constexpr uint64_t kAbsentTag = 0x2222222222222222ull;
   std::fprintf(stderr,
                "ribbon_unit_bench: %s\nusage: ribbon_unit_bench "
                "[--absent=N] [--reps=N] [--sets=N] [--widths=0|1] "
-               "[--count_probes=N --kind=ribbon|bloom|none]\n",
+               "[--count_probes=N --kind=ribbon|bloom|none --units=K "
+               "--present=0|1]\n",
                msg.c_str());
   std::exit(2);
 }
@@ -104,6 +110,13 @@ Flags ParseFlags(int argc, char** argv) {
       f.widths = v[0] == '1';
     } else if (name == "count_probes") {
       f.count_probes = ParseCount(arg, v);
+    } else if (name == "units") {
+      f.units = static_cast<int>(std::min<uint64_t>(ParseCount(arg, v), 16));
+    } else if (name == "present") {
+      if (std::string(v) != "0" && std::string(v) != "1") {
+        Usage("bad value in " + arg);
+      }
+      f.present = v[0] == '1';
     } else if (name == "kind") {
       f.kind = v;
       if (f.kind != "ribbon" && f.kind != "bloom" && f.kind != "none") {
@@ -478,17 +491,35 @@ void FpTable(const Flags& f) {
 
 // --count_probes: N probes of one kind, nothing timed.
 void CountProbes(const Flags& f) {
-  const Segments one = BuildSegments(1);
+  const std::vector<uint64_t> keys = KeyHashes(kPresentTag, kSegmentKeys);
+  const std::vector<std::string> ribbon_bytes =
+      BuildRibbon(keys, {kPlanesPerUnit, f.units});
+  std::vector<leveldb::RibbonUnitView> ribbon(f.units);
+  std::vector<BloomUnit> bloom;
+  for (int u = 0; u < f.units; ++u) {
+    if (!leveldb::DecodeRibbonUnit(ribbon_bytes[u], &ribbon[u])) std::abort();
+  }
+  for (const std::string& unit : BuildBloom(keys, f.units)) {
+    bloom.push_back(LoadBloom(unit));
+  }
   uint64_t hits = 0;
   for (uint64_t i = 0; i < f.count_probes; ++i) {
-    const uint64_t h = KeyHashOf(kAbsentTag, i);
+    const uint64_t h =
+        f.present ? keys[i % keys.size()] : KeyHashOf(kAbsentTag, i);
+    bool pass = true;
     if (f.kind == "ribbon") {
-      hits += leveldb::RibbonUnitViewMayMatch(one.ribbon[0], h);
+      leveldb::RibbonKeyProbe probe;
+      for (int u = 0; u < f.units && pass; ++u) {
+        pass = leveldb::RibbonUnitMayMatchWith(ribbon[u], h, &probe);
+      }
     } else if (f.kind == "bloom") {
-      hits += leveldb::FilterUnitViewMayMatch(one.bloom[0].view, h, 0);
+      for (int u = 0; u < f.units && pass; ++u) {
+        pass = leveldb::FilterUnitViewMayMatch(bloom[u].view, h, u);
+      }
     } else {
-      hits += h & 1;
+      pass = h & 1;
     }
+    hits += pass;
   }
   std::printf("%s: %" PRIu64 " probes, %" PRIu64 " hits\n", f.kind.c_str(),
               f.count_probes, hits);

@@ -12,7 +12,9 @@
 #             inheritance on and off
 #   ycsb      Fig. 13: YCSB workloads a-f
 #   zero      Fig. 16b: workload c with 0/25/50/75/100% absent-key reads
-#   memory    HotStorage'18 Fig. 6: filter memory 2/4/6/8/10 bits per key
+#   memory    HotStorage'18 Fig. 6: filter memory 2/4/6/8/10 bits per key:
+#             upstream, ElasticBF with Ribbon (default) and with Bloom
+#             units, RocksDB with full Bloom and with Ribbon filters
 #   segment   Fig. 16f: ElasticBF segment size
 #   bpu       Fig. 16h: ElasticBF bits per filter unit
 #
@@ -67,7 +69,7 @@ out_dir=$LEVELDB_ROOT/docs/evaluation
 dry_run=0
 report_only=0
 
-usage() { sed -n '2,47p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,49p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 int_list() {
   [[ $2 =~ ^[0-9]+(,[0-9]+)*$ ]] || die "$1 needs a comma-separated list of integers, got '$2'"
 }
@@ -474,11 +476,13 @@ exp_zero() {
 # budget is a run-time setting), so every point starts from a closed,
 # reopened database.
 exp_memory() {
-  local csv=$out_dir/memory.csv b
+  local csv=$out_dir/memory.csv b kind filter
   ((dry_run)) || echo "$readpath_header" >"$csv"
-  run_logged "$out_dir/logs/memory-load-elasticbf.log" "$db_bench" \
-    --benchmarks=fillunique "${rp_common[@]}" "${rp_leveldb[@]}" \
-    --elastic_bf=1 --db="$db_root/mem-ebf-load"
+  for kind in ribbon bloom; do
+    run_logged "$out_dir/logs/memory-load-elasticbf-$kind.log" "$db_bench" \
+      --benchmarks=fillunique "${rp_common[@]}" "${rp_leveldb[@]}" \
+      --elastic_bf=1 --bf_unit_kind="$kind" --db="$db_root/mem-ebf-load-$kind"
+  done
   for b in ${memory_bits//,/ }; do
     run_logged "$out_dir/logs/memory-load-upstream-$b.log" "$db_bench_upstream" \
       --benchmarks=fillunique "${rp_common[@]}" "${rp_leveldb[@]}" \
@@ -488,22 +492,36 @@ exp_memory() {
       "${rp_common[@]}" "${rp_leveldb[@]}" --zero_lookup_ratio=0.5 \
       --bloom_bits="$b" --db="$db_root/mem-up"
     drop_db "$db_root/mem-up"
-    copy_db "$db_root/mem-ebf-load" "$db_root/mem-ebf"
-    readpath_row "$csv" memory "$b" elasticbf "$out_dir/logs/memory-elasticbf-$b.log" \
-      "$db_bench" --use_existing_db=1 --benchmarks=readzipf \
-      "${rp_common[@]}" "${rp_leveldb[@]}" --zero_lookup_ratio=0.5 \
-      --elastic_bf=1 --bf_memory_bits_per_key="$b" --db="$db_root/mem-ebf"
-    drop_db "$db_root/mem-ebf"
-    run_logged "$out_dir/logs/memory-load-rocksdb-$b.log" "$rocksdb_readpath" \
-      --benchmarks=fillunique "${rp_common[@]}" --bloom_bits="$b" \
-      --target_file_size_base="$max_file_size" --db="$db_root/mem-rocks"
-    readpath_row "$csv" memory "$b" rocksdb "$out_dir/logs/memory-rocksdb-$b.log" \
-      "$rocksdb_readpath" --use_existing_db=1 --benchmarks=readzipf \
-      "${rp_common[@]}" --zero_lookup_ratio=0.5 --bloom_bits="$b" \
-      --target_file_size_base="$max_file_size" --db="$db_root/mem-rocks"
-    drop_db "$db_root/mem-rocks"
+    # elasticbf: the default (Ribbon) units; elasticbf_bloom: Bloom units.
+    for kind in ribbon bloom; do
+      local name=elasticbf
+      [[ $kind == bloom ]] && name=elasticbf_bloom
+      copy_db "$db_root/mem-ebf-load-$kind" "$db_root/mem-ebf"
+      readpath_row "$csv" memory "$b" "$name" "$out_dir/logs/memory-$name-$b.log" \
+        "$db_bench" --use_existing_db=1 --benchmarks=readzipf \
+        "${rp_common[@]}" "${rp_leveldb[@]}" --zero_lookup_ratio=0.5 \
+        --elastic_bf=1 --bf_unit_kind="$kind" --bf_memory_bits_per_key="$b" \
+        --db="$db_root/mem-ebf"
+      drop_db "$db_root/mem-ebf"
+    done
+    # rocksdb: full Bloom; rocksdb_ribbon: Ribbon (b Bloom-equivalent bits).
+    for filter in bloom ribbon; do
+      local name=rocksdb
+      [[ $filter == ribbon ]] && name=rocksdb_ribbon
+      run_logged "$out_dir/logs/memory-load-$name-$b.log" "$rocksdb_readpath" \
+        --benchmarks=fillunique "${rp_common[@]}" --bloom_bits="$b" \
+        --filter="$filter" --target_file_size_base="$max_file_size" \
+        --db="$db_root/mem-rocks"
+      readpath_row "$csv" memory "$b" "$name" "$out_dir/logs/memory-$name-$b.log" \
+        "$rocksdb_readpath" --use_existing_db=1 --benchmarks=readzipf \
+        "${rp_common[@]}" --zero_lookup_ratio=0.5 --bloom_bits="$b" \
+        --filter="$filter" --target_file_size_base="$max_file_size" \
+        --db="$db_root/mem-rocks"
+      drop_db "$db_root/mem-rocks"
+    done
   done
-  drop_db "$db_root/mem-ebf-load"
+  drop_db "$db_root/mem-ebf-load-ribbon"
+  drop_db "$db_root/mem-ebf-load-bloom"
 }
 
 # Fresh fillunique+readzipf runs of ElasticBF (budget 4 bits per key).
@@ -681,8 +699,8 @@ plots() {
     plot_lines "$c/zero.csv" "$c/zero.png" "Workload c vs share of absent-key reads (Fig. 16b)" "zero-lookup ratio" 4 "ops/s" "upstream elasticbf rocksdb"
   fi
   if [[ -f $c/memory.csv ]]; then
-    plot_lines "$c/memory.csv" "$c/memory.png" "I/Os per Get vs filter bits per key (HotStorage Fig. 6)" "configured bits per key (measured: see table)" 5 "I/Os per Get (fg)" "upstream elasticbf rocksdb"
-    plot_lines "$c/memory.csv" "$c/memory-gets.png" "Gets/s vs filter bits per key" "configured bits per key" 4 "Gets/s" "upstream elasticbf rocksdb"
+    plot_lines "$c/memory.csv" "$c/memory.png" "I/Os per Get vs filter bits per key (HotStorage Fig. 6)" "configured bits per key (measured: see table)" 5 "I/Os per Get (fg)" "upstream elasticbf elasticbf_bloom rocksdb rocksdb_ribbon"
+    plot_lines "$c/memory.csv" "$c/memory-gets.png" "Gets/s vs filter bits per key" "configured bits per key" 4 "Gets/s" "upstream elasticbf elasticbf_bloom rocksdb rocksdb_ribbon"
   fi
   if [[ -f $c/segment.csv ]]; then
     plot_lines "$c/segment.csv" "$c/segment.png" "ElasticBF: I/Os per Get vs segment_bytes (Fig. 16f; 0 = automatic)" "segment_bytes" 5 "I/Os per Get (fg)" "elasticbf"

@@ -368,6 +368,46 @@ TEST(RibbonUnitTest, FalsePositiveRateBeyondOneResultWord) {
   expect_rate(pass11and14, 10, "unit 11 (word 0) and unit 14 (word 1)");
 }
 
+// The units of one segment share one key probe; a unit with another
+// attempt or block count (only a damaged or foreign unit) gets its own, so
+// mixing units of two builds of the same keys still finds every key, and
+// the shared probe agrees with probing each unit alone.
+TEST(RibbonUnitTest, SharedKeyProbeFollowsEachUnitsShape) {
+  const std::vector<uint64_t> hashes = KeyHashes(kPresentTag, 3000);
+  const std::vector<std::string> first = Build(hashes, {2, 4});
+  std::vector<std::string> second;
+  ASSERT_TRUE(BuildRibbonUnitsOnce(hashes.data(), hashes.size(), {2, 4},
+                                   RibbonBlocks(hashes.size(), 0) + 3, 7,
+                                   &second));
+  const std::vector<RibbonUnitView> a = Views(first);
+  const std::vector<RibbonUnitView> b = Views(second);
+  ASSERT_NE(a[1].blocks, b[1].blocks);
+  const RibbonUnitView mixed[4] = {a[0], b[1], a[2], b[3]};
+  auto shared = [&](uint64_t h) {
+    RibbonKeyProbe probe;
+    for (const RibbonUnitView& v : mixed) {
+      if (!RibbonUnitMayMatchWith(v, h, &probe)) return false;
+    }
+    return true;
+  };
+  auto alone = [&](uint64_t h) {
+    for (const RibbonUnitView& v : mixed) {
+      if (!RibbonUnitViewMayMatch(v, h)) return false;
+    }
+    return true;
+  };
+  for (uint64_t h : hashes) ASSERT_TRUE(shared(h));
+  int passed = 0;
+  for (uint64_t i = 0; i < 100000; ++i) {
+    const uint64_t h = KeyHashOf(kAbsentTag, i);
+    ASSERT_EQ(alone(h), shared(h)) << i;
+    passed += shared(h);
+  }
+  // 8 planes: about 100000 / 256 = 391 pass.
+  EXPECT_GT(passed, 250);
+  EXPECT_LT(passed, 550);
+}
+
 // Finds a segment of n keys whose first attempt fails under the normal
 // rule (the rule leaves a few percent of segments to a second attempt).
 std::vector<uint64_t> SegmentNeedingRetry(size_t n) {

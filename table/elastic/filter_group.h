@@ -300,8 +300,11 @@ class TableFilterGroups {
     const LoadedUnitView* views = snap->views();
     // One kind per table: a tight loop per kind, no dispatch per unit.
     if (kind_ == ElasticUnitKind::kRibbon) {
+      RibbonKeyProbe probe;  // derived once for all units of the segment
       for (int u = 0; u < snap->count; ++u) {
-        if (!RibbonUnitViewMayMatch(views[u].ribbon, key_hash)) return false;
+        if (!RibbonUnitMayMatchWith(views[u].ribbon, key_hash, &probe)) {
+          return false;
+        }
       }
       return true;
     }

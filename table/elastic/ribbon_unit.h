@@ -203,31 +203,81 @@ Status BuildWithAttempts(const uint64_t* key_hashes, size_t n,
 
 }  // namespace ribbon_unit_internal
 
-// Probes a decoded unit with a key's KeyHash64: false only if the key was
-// certainly not among the segment's keys.
-inline bool RibbonUnitViewMayMatch(const RibbonUnitView& view,
-                                   uint64_t key_hash) {
+// What a probe derives from a key's KeyHash64 and a unit's attempt and
+// block count, the same for every unit of a segment: the units of one
+// segment share it and pay for the derivation once.
+struct RibbonKeyProbe {
+  uint64_t r = 0;
+  uint64_t results0 = 0;            // result bits of planes [0, 64)
+  uint64_t c0 = 0, c1 = 0, c2 = 0;  // the row in the 2 or 3 words it spans
+  uint32_t first_block = 0;
+  uint32_t blocks = 0;
+  int attempt = 0;
+  bool three = false;
+};
+
+// Fills *probe for units with view's attempt and block count (not 0).
+inline void PrepareRibbonKeyProbe(const RibbonUnitView& view, uint64_t key_hash,
+                                  RibbonKeyProbe* probe) {
   namespace ri = ribbon_unit_internal;
-  if (view.blocks == 0) return true;
   const uint64_t r = ri::Remix(key_hash, view.attempt);
   const uint32_t start = ri::Start(r, ri::Starts(view.blocks));
   const uint64_t lo = ri::CoeffLow(r);
   const uint64_t hi = ri::CoeffHigh(r);
   const int shift = static_cast<int>(start % kRibbonBlockSlots);
-  // The row, moved to its place in the 2 or 3 words its slots span.
-  const bool three = shift != 0;
-  const uint64_t c0 = lo << shift;
-  const uint64_t c1 = three ? (hi << shift) | (lo >> (64 - shift)) : hi;
-  const uint64_t c2 = three ? hi >> (64 - shift) : 0;
+  probe->r = r;
+  probe->results0 = ri::Results(r, 0);
+  probe->three = shift != 0;
+  probe->c0 = lo << shift;
+  probe->c1 = probe->three ? (hi << shift) | (lo >> (64 - shift)) : hi;
+  probe->c2 = probe->three ? hi >> (64 - shift) : 0;
+  probe->first_block = start / kRibbonBlockSlots;
+  probe->blocks = view.blocks;
+  probe->attempt = view.attempt;
+}
+
+// Checks a unit's planes against a probe prepared for its attempt and
+// block count.
+inline bool RibbonKeyProbeMatches(const RibbonKeyProbe& probe,
+                                  const RibbonUnitView& view) {
+  namespace ri = ribbon_unit_internal;
   const size_t stride = 8 * static_cast<size_t>(view.planes);
-  const char* block = view.words + stride * (start / kRibbonBlockSlots);
-  const uint64_t expected = ri::UnitResults(r, view.first_plane, view.planes);
+  const char* block = view.words + stride * probe.first_block;
+  const uint64_t expected =
+      view.first_plane + view.planes <= 64
+          ? probe.results0 >> view.first_plane
+          : ri::UnitResults(probe.r, view.first_plane, view.planes);
   uint64_t mismatch = 0;
   for (int p = 0; p < view.planes; ++p) {
-    mismatch |= ri::PlaneParity(block + 8 * p, stride, c0, c1, c2, three) ^
+    mismatch |= ri::PlaneParity(block + 8 * p, stride, probe.c0, probe.c1,
+                                probe.c2, probe.three) ^
                 ((expected >> p) & 1);
   }
   return mismatch == 0;
+}
+
+// Probes one unit of a segment with a key's KeyHash64, reusing *probe if
+// it was prepared for the unit's attempt and block count (as for every
+// unit of a well-formed segment) and preparing it again otherwise: false
+// only if the key was certainly not among the segment's keys. Start with a
+// default RibbonKeyProbe for each key.
+inline bool RibbonUnitMayMatchWith(const RibbonUnitView& view,
+                                   uint64_t key_hash, RibbonKeyProbe* probe) {
+  if (view.blocks == 0) return true;  // keeps every key
+  if (view.blocks != probe->blocks || view.attempt != probe->attempt) {
+    PrepareRibbonKeyProbe(view, key_hash, probe);
+  }
+  return RibbonKeyProbeMatches(*probe, view);
+}
+
+// Probes a decoded unit with a key's KeyHash64: false only if the key was
+// certainly not among the segment's keys.
+inline bool RibbonUnitViewMayMatch(const RibbonUnitView& view,
+                                   uint64_t key_hash) {
+  if (view.blocks == 0) return true;  // keeps every key
+  RibbonKeyProbe probe;
+  PrepareRibbonKeyProbe(view, key_hash, &probe);
+  return RibbonKeyProbeMatches(probe, view);
 }
 
 // Decodes and probes in one step; a malformed unit returns true.
