@@ -87,6 +87,13 @@ uint64_t ParseCount(const std::string& arg, const char* v) {
   return x;
 }
 
+bool ParseBool(const std::string& arg, const char* v) {
+  if (std::string(v) != "0" && std::string(v) != "1") {
+    Usage("bad value in " + arg);
+  }
+  return v[0] == '1';
+}
+
 Flags ParseFlags(int argc, char** argv) {
   Flags f;
   for (int i = 1; i < argc; ++i) {
@@ -104,19 +111,13 @@ Flags ParseFlags(int argc, char** argv) {
     } else if (name == "sets") {
       f.sets = static_cast<int>(std::min<uint64_t>(ParseCount(arg, v), 1000));
     } else if (name == "widths") {
-      if (std::string(v) != "0" && std::string(v) != "1") {
-        Usage("bad value in " + arg);
-      }
-      f.widths = v[0] == '1';
+      f.widths = ParseBool(arg, v);
     } else if (name == "count_probes") {
       f.count_probes = ParseCount(arg, v);
     } else if (name == "units") {
       f.units = static_cast<int>(std::min<uint64_t>(ParseCount(arg, v), 16));
     } else if (name == "present") {
-      if (std::string(v) != "0" && std::string(v) != "1") {
-        Usage("bad value in " + arg);
-      }
-      f.present = v[0] == '1';
+      f.present = ParseBool(arg, v);
     } else if (name == "kind") {
       f.kind = v;
       if (f.kind != "ribbon" && f.kind != "bloom" && f.kind != "none") {
