@@ -115,7 +115,9 @@ Flags ParseFlags(int argc, char** argv) {
     } else if (name == "count_probes") {
       f.count_probes = ParseCount(arg, v);
     } else if (name == "units") {
-      f.units = static_cast<int>(std::min<uint64_t>(ParseCount(arg, v), 16));
+      const uint64_t units = ParseCount(arg, v);
+      if (units > 16) Usage("--units must be at most 16 in " + arg);
+      f.units = static_cast<int>(units);
     } else if (name == "present") {
       f.present = ParseBool(arg, v);
     } else if (name == "kind") {

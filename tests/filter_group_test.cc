@@ -60,6 +60,20 @@ std::vector<BlockKeys> ReadDataBlocks(const std::string& file,
   return blocks;
 }
 
+// Units of 4 bits (planes), 6 per segment (8192-key segments): the shape
+// the tests below were written for, whatever the defaults.
+ElasticFilterOptions FourBySixOptions(ElasticFilterOptions::UnitKind kind) {
+  ElasticFilterOptions eo;
+  eo.unit_kind = kind;
+  eo.bits_per_unit = 4;
+  eo.units_per_segment = 6;
+  return eo;
+}
+
+ElasticFilterOptions BloomUnitOptions() {
+  return FourBySixOptions(ElasticFilterOptions::UnitKind::kBloom);
+}
+
 class FilterGroupTest : public testing::Test {
  protected:
   FilterGroupTest() : env_(NewMemEnv(Env::Default())), dbname_("/fgtest") {
@@ -67,15 +81,6 @@ class FilterGroupTest : public testing::Test {
     options_.env = env_.get();
     options_.info_log = &logger_;
     EXPECT_TRUE(env_->CreateDir(dbname_).ok());
-  }
-
-  // Bloom units of 4 bits, 6 per segment (the first defaults).
-  static ElasticFilterOptions BloomUnitOptions() {
-    ElasticFilterOptions eo;
-    eo.unit_kind = ElasticFilterOptions::UnitKind::kBloom;
-    eo.bits_per_unit = 4;
-    eo.units_per_segment = 6;
-    return eo;
   }
 
   void UsePolicy(const ElasticFilterOptions& eo) {
@@ -726,13 +731,8 @@ namespace {
 constexpr size_t kBloomTableSize = 50569;
 constexpr uint32_t kBloomTableCrc = 1972390738;
 
-// Ribbon units of 4 planes, 6 per segment (8192-key segments).
 ElasticFilterOptions RibbonOptions() {
-  ElasticFilterOptions eo;
-  eo.unit_kind = ElasticFilterOptions::UnitKind::kRibbon;
-  eo.bits_per_unit = 4;
-  eo.units_per_segment = 6;
-  return eo;
+  return FourBySixOptions(ElasticFilterOptions::UnitKind::kRibbon);
 }
 
 // The raw bytes of the table's elastic index block.
