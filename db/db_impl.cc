@@ -132,13 +132,6 @@ struct DBImpl::CompactionState {
     std::shared_ptr<const InheritedHotness> hotness;
   };
 
-  // ElasticBF: an input table and the user-key ranges of its segments.
-  struct InputRanges {
-    uint64_t number = 0;
-    int which = 0;  // 0: the compaction's level, 1: the level below
-    std::vector<SegmentKeyRange> segments;
-  };
-
   explicit CompactionState(Compaction* c) : compaction(c) {}
 
   Output* current_output() { return &outputs.back(); }
@@ -157,9 +150,8 @@ struct DBImpl::CompactionState {
 
   uint64_t total_bytes = 0;
 
-  // ElasticBF hotness inheritance is on for this compaction.
-  bool inherit_hotness = false;
-  std::vector<InputRanges> inputs;  // elastic input tables only
+  // ElasticBF: the inputs' segments, for hotness inheritance (null: off).
+  std::unique_ptr<HotnessKeeper::CompactionInputs> hotness_inputs;
 };
 
 Options SanitizeOptions(const std::string& dbname,
@@ -220,7 +212,9 @@ DBImpl::DBImpl(const Options& raw_options, const std::string& dbname,
       background_compaction_scheduled_(false),
       manual_compaction_(nullptr),
       versions_(new VersionSet(dbname_, &options_, table_cache_,
-                               &internal_comparator_, elastic_)) {}
+                               &internal_comparator_, elastic_)),
+      hotness_(options_.info_log, user_comparator(), elastic_, versions_,
+               table_cache_, &mutex_) {}
 
 DBImpl::~DBImpl() {
   // Let a running compaction notice the shutdown and finish.
@@ -231,7 +225,7 @@ DBImpl::~DBImpl() {
   }
   // A clean close records the latest hotness, so a reopen starts from it.
   // After a background error the MANIFEST is left alone.
-  if (open_complete_ && bg_error_.ok() && versions_->keeps_hotness()) {
+  if (open_complete_ && bg_error_.ok() && hotness_.active()) {
     Status s = CheckpointHotness();
     if (!s.ok()) {
       Log(options_.info_log, "ElasticBF: hotness not recorded at close: %s",
@@ -588,7 +582,7 @@ void DBImpl::MaybeScheduleCompaction() {
   if (shutting_down_.load(std::memory_order_acquire)) return;
   if (!bg_error_.ok()) return;
   if (imm_ == nullptr && manual_compaction_ == nullptr &&
-      !versions_->NeedsCompaction() && !HotnessCheckpointDue()) {
+      !versions_->NeedsCompaction() && !hotness_.CheckpointDue()) {
     return;
   }
   background_compaction_scheduled_ = true;
@@ -606,7 +600,7 @@ void DBImpl::BackgroundCall() {
     BackgroundCompaction();
   }
   if (!shutting_down_.load(std::memory_order_acquire) && bg_error_.ok() &&
-      HotnessCheckpointDue()) {
+      hotness_.CheckpointDue()) {
     CheckpointHotness();  // a failure is logged and retried later
   }
   background_compaction_scheduled_ = false;
@@ -682,9 +676,7 @@ void DBImpl::BackgroundCompaction() {
     c->edit()->RemoveFile(c->level(), f->number);
     c->edit()->AddFile(c->level() + 1, f->number, f->file_size, f->smallest,
                        f->largest);
-    if (versions_->keeps_hotness()) {
-      c->edit()->SetFileHotness(f->number, CurrentHotness(*f));
-    }
+    hotness_.RecordMove(c->edit(), *f);
     status = versions_->LogAndApply(c->edit(), &mutex_);
     if (!status.ok()) RecordBackgroundError(status);
     VersionSet::LevelSummaryStorage summary;
@@ -767,15 +759,11 @@ Status DBImpl::FinishCompactionOutputFile(CompactionState* compact,
   } else {
     compact->builder->Abandon();
   }
-  if (s.ok() && compact->inherit_hotness) {
-    // Before the table is first opened below, so that it opens with what
-    // its segments inherit.
-    const std::vector<SegmentKeyRange>* ranges =
-        ElasticTableBuilderAccess::SegmentRanges(*compact->builder);
-    if (ranges != nullptr && !ranges->empty()) {
-      out->hotness = InheritHotness(*compact, *ranges);
-      elastic_->SeedFileHotness(number, *out->hotness);
-    }
+  if (s.ok()) {
+    // Before the table is first opened below.
+    out->hotness = hotness_.InheritForOutput(
+        compact->hotness_inputs.get(), number,
+        ElasticTableBuilderAccess::SegmentRanges(*compact->builder));
   }
   const uint64_t bytes = compact->builder->FileSize();
   out->file_size = bytes;
@@ -814,112 +802,15 @@ Status DBImpl::InstallCompactionResults(CompactionState* compact) {
   for (const CompactionState::Output& out : compact->outputs) {
     c->edit()->AddFile(c->level() + 1, out.number, out.file_size, out.smallest,
                        out.largest);
-    if (versions_->keeps_hotness()) {
-      c->edit()->SetFileHotness(out.number, out.hotness);
-    }
+    hotness_.RecordOutput(c->edit(), out.number, out.hotness);
   }
   return versions_->LogAndApply(c->edit(), &mutex_);
 }
 
-// ---------------------------------------------------------------------------
-// ElasticBF hotness: inheritance and checkpoints
-
-void DBImpl::PrepareHotnessInheritance(CompactionState* compact) {
-  Compaction* const c = compact->compaction;
-  for (int which = 0; which < 2; ++which) {
-    for (int i = 0; i < c->num_input_files(which); ++i) {
-      const FileMetaData* f = c->input(which, i);
-      CompactionState::InputRanges in;
-      in.number = f->number;
-      in.which = which;
-      // A table that cannot say is left out: it only costs its share of
-      // the inherited hotness, and the merge reports real read errors.
-      Status s = table_cache_->GetSegmentKeyRanges(
-          f->number, f->file_size, f->smallest.user_key(),
-          f->largest.user_key(), &in.segments);
-      if (s.ok() && !in.segments.empty()) {
-        compact->inputs.push_back(std::move(in));
-      }
-    }
-  }
-}
-
-std::shared_ptr<const InheritedHotness> DBImpl::InheritHotness(
-    const CompactionState& compact,
-    const std::vector<SegmentKeyRange>& output_segments) {
-  // The inputs' hotness as of now: they stay live, and keep being probed,
-  // until the compaction is installed.
-  std::vector<InputLevel> levels(2);
-  levels[0].tables_overlap = compact.compaction->level() == 0;
-  InheritedHotness current;
-  for (const CompactionState::InputRanges& in : compact.inputs) {
-    if (!elastic_->GetFileHotness(in.number, &current) ||
-        current.segments.size() != in.segments.size()) {
-      continue;
-    }
-    std::vector<InputSegment> segments(in.segments.size());
-    for (size_t s = 0; s < segments.size(); ++s) {
-      segments[s].first = in.segments[s].first;
-      segments[s].last = in.segments[s].last;
-      segments[s].hotness = current.segments[s];
-      segments[s].units = current.UnitTarget(s);
-    }
-    levels[in.which].tables.push_back(std::move(segments));
-  }
-  return std::make_shared<const InheritedHotness>(
-      InheritSegmentHotness(user_comparator(), levels, output_segments));
-}
-
-std::shared_ptr<const InheritedHotness> DBImpl::CurrentHotness(
-    const FileMetaData& f) {
-  auto current = std::make_shared<InheritedHotness>();
-  if (elastic_ != nullptr &&
-      elastic_->GetFileHotness(f.number, current.get())) {
-    return current;
-  }
-  return f.hotness;
-}
-
-bool DBImpl::HotnessCheckpointDue() const {
-  return elastic_ != nullptr && versions_->keeps_hotness() &&
-         elastic_->Now() >= next_checkpoint_clock_;
-}
-
 Status DBImpl::CheckpointHotness() {
-  mutex_.AssertHeld();
-  const uint64_t now = elastic_->Now();
-  next_checkpoint_clock_ = now + checkpoint_interval_;
-
-  // Only what changed since it was last recorded.
-  VersionEdit edit;
-  const Version* current = versions_->current();
-  InheritedHotness hotness;
-  for (int level = 0; level < config::kNumLevels; ++level) {
-    for (const FileMetaData* f : current->LevelFiles(level)) {
-      if (!elastic_->GetFileHotness(f->number, &hotness)) continue;
-      if (f->hotness != nullptr && *f->hotness == hotness) continue;
-      edit.SetFileHotness(f->number,
-                          std::make_shared<const InheritedHotness>(hotness));
-    }
-  }
-  if (now != versions_->elastic_clock()) edit.SetElasticClock(now);
-  if (!edit.HasElastic()) return Status::OK();
-
-  const uint64_t manifest = versions_->ManifestFileNumber();
-  Status s = versions_->LogAndApply(&edit, &mutex_);
-  if (!s.ok()) {
-    // Hotness is a hint: losing a checkpoint must not stop writes. The
-    // VersionSet starts a new MANIFEST at its next write.
-    Log(options_.info_log,
-        "ElasticBF: hotness checkpoint failed, retried after %" PRIu64
-        " more Gets: %s",
-        checkpoint_interval_, s.ToString().c_str());
-    return s;
-  }
-  ++checkpoints_written_;
-  if (versions_->ManifestFileNumber() != manifest) {
-    RemoveObsoleteFiles();  // the MANIFEST left after a failed write
-  }
+  bool new_manifest = false;
+  Status s = hotness_.Checkpoint(&new_manifest);
+  if (new_manifest) RemoveObsoleteFiles();  // the MANIFEST it replaced
   return s;
 }
 
@@ -993,11 +884,10 @@ Status DBImpl::DoCompactionWork(CompactionState* compact) {
   ObsoleteEntryFilter filter(user_comparator(), c, compact->smallest_snapshot);
 
   Iterator* input = versions_->MakeInputIterator(c);
-  compact->inherit_hotness = versions_->keeps_hotness();
 
   // The merge runs without the mutex.
   mutex_.Unlock();
-  if (compact->inherit_hotness) PrepareHotnessInheritance(compact);
+  compact->hotness_inputs = hotness_.BeginCompaction(c);
 
   Status status;
   input->SeekToFirst();
@@ -1191,7 +1081,7 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
 
   if (searched_tables && current->UpdateStats(stats)) {
     MaybeScheduleCompaction();
-  } else if (elastic_ != nullptr && HotnessCheckpointDue()) {
+  } else if (hotness_.CheckpointDue()) {
     MaybeScheduleCompaction();
   }
   mem->Unref();
@@ -1219,13 +1109,12 @@ void DBImpl::TEST_WaitForBackgroundWork() {
 
 void DBImpl::TEST_SetHotnessCheckpointInterval(uint64_t gets) {
   MutexLock lock(&mutex_);
-  checkpoint_interval_ = gets;
-  if (elastic_ != nullptr) next_checkpoint_clock_ = elastic_->Now() + gets;
+  hotness_.SetInterval(gets);
 }
 
 Status DBImpl::TEST_CheckpointHotness() {
   MutexLock lock(&mutex_);
-  if (elastic_ == nullptr || !versions_->keeps_hotness()) {
+  if (!hotness_.active()) {
     return Status::NotSupported("hotness is not kept");
   }
   // LogAndApply must not run in two threads at once: take the background
@@ -1243,7 +1132,7 @@ Status DBImpl::TEST_CheckpointHotness() {
 
 uint64_t DBImpl::TEST_HotnessCheckpoints() {
   MutexLock lock(&mutex_);
-  return checkpoints_written_;
+  return hotness_.checkpoints();
 }
 
 std::shared_ptr<const InheritedHotness> DBImpl::TEST_RecordedHotness(
@@ -1782,10 +1671,7 @@ Status DB::Open(const Options& options, const std::string& dbname, DB** dbptr) {
   }
   if (s.ok()) {
     impl->open_complete_ = true;
-    if (impl->elastic_ != nullptr) {
-      impl->next_checkpoint_clock_ =
-          impl->elastic_->Now() + impl->checkpoint_interval_;
-    }
+    impl->hotness_.Start();
     impl->RemoveObsoleteFiles();
     impl->MaybeScheduleCompaction();
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "db/dbformat.h"
+#include "db/hotness_keeper.h"
 #include "db/log_writer.h"
 #include "db/snapshot.h"
 #include "leveldb/db.h"
@@ -95,9 +96,7 @@ class DBImpl : public DB {
   // file number (FileMetaData::allowed_seeks of the current version).
   std::map<uint64_t, int> TEST_AllowedSeeks();
 
-  // ElasticBF hotness checkpoints: one is written (by the background
-  // thread) once this many Gets were served since the last one.
-  static constexpr uint64_t kHotnessCheckpointGets = uint64_t{1} << 18;
+  // ElasticBF hotness checkpoints (HotnessKeeper): the interval in Gets.
   void TEST_SetHotnessCheckpointInterval(uint64_t gets);
   // Writes a checkpoint now (if anything changed) and returns its status.
   Status TEST_CheckpointHotness();
@@ -223,27 +222,8 @@ class DBImpl : public DB {
   Status InstallCompactionResults(CompactionState* compact)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
-  // ElasticBF hotness inheritance. Reads the segment key ranges of the
-  // compaction's inputs (before the merge).
-  void PrepareHotnessInheritance(CompactionState* compact)
-      LOCKS_EXCLUDED(mutex_);
-  // The hotness the segments of a finished output start with: for each,
-  // the mean hotness of the overlapping input segments, as they are now.
-  std::shared_ptr<const InheritedHotness> InheritHotness(
-      const CompactionState& compact,
-      const std::vector<SegmentKeyRange>& output_segments)
-      LOCKS_EXCLUDED(mutex_);
-  // The current hotness of a live file: the MQSchedule's if it knows the
-  // file, else the recorded one.
-  std::shared_ptr<const InheritedHotness> CurrentHotness(const FileMetaData& f)
-      EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-
-  // Hotness checkpoints (ElasticBF with inherit_hotness only).
-  bool HotnessCheckpointDue() const EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  // Records in the MANIFEST the hotness of every live file whose current
-  // hotness differs from the recorded one, and the logical clock. A failure
-  // is logged and returned but is not a background error (writes go on);
-  // the next checkpoint is due one interval later.
+  // A hotness checkpoint (HotnessKeeper::Checkpoint), then removal of the
+  // MANIFEST it may have replaced.
   Status CheckpointHotness() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
 
   const Comparator* user_comparator() const {
@@ -308,14 +288,13 @@ class DBImpl : public DB {
   // Sticky: once set, writes and compactions stop.
   Status bg_error_ GUARDED_BY(mutex_);
 
+  // ElasticBF hotness across compactions and reopens. Its checkpoint calls
+  // take mutex_ (it checks); compactions call it unlocked.
+  HotnessKeeper hotness_;
+
   // DB::Open finished successfully (a final hotness checkpoint is written
   // at close only then).
   bool open_complete_ GUARDED_BY(mutex_) = false;
-  // ElasticBF hotness checkpoints: logical time of the next one, interval.
-  uint64_t next_checkpoint_clock_ GUARDED_BY(mutex_) = 0;
-  uint64_t checkpoint_interval_ GUARDED_BY(mutex_) = kHotnessCheckpointGets;
-  uint64_t checkpoints_written_ GUARDED_BY(mutex_) = 0;
-
   CompactionStats stats_[config::kNumLevels] GUARDED_BY(mutex_);
 };
 
