@@ -213,8 +213,8 @@ DBImpl::DBImpl(const Options& raw_options, const std::string& dbname,
       manual_compaction_(nullptr),
       versions_(new VersionSet(dbname_, &options_, table_cache_,
                                &internal_comparator_, elastic_)),
-      hotness_(options_.info_log, user_comparator(), elastic_, versions_,
-               table_cache_, &mutex_) {}
+      hotness_(env_, dbname_, options_.info_log, user_comparator(), elastic_,
+               versions_, table_cache_, &mutex_) {}
 
 DBImpl::~DBImpl() {
   // Let a running compaction notice the shutdown and finish.
@@ -1133,6 +1133,11 @@ Status DBImpl::TEST_CheckpointHotness() {
 uint64_t DBImpl::TEST_HotnessCheckpoints() {
   MutexLock lock(&mutex_);
   return hotness_.checkpoints();
+}
+
+uint64_t DBImpl::TEST_HotnessManifestsStarted() {
+  MutexLock lock(&mutex_);
+  return hotness_.manifests_started();
 }
 
 std::shared_ptr<const InheritedHotness> DBImpl::TEST_RecordedHotness(

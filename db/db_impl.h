@@ -102,6 +102,8 @@ class DBImpl : public DB {
   Status TEST_CheckpointHotness();
   // Checkpoints written since open.
   uint64_t TEST_HotnessCheckpoints();
+  // MANIFESTs that checkpoints started since open (instead of appending).
+  uint64_t TEST_HotnessManifestsStarted();
   // The segment hotness recorded in the current Version for a live file,
   // or null.
   std::shared_ptr<const InheritedHotness> TEST_RecordedHotness(

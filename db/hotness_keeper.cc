@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <utility>
 
+#include "db/filename.h"
 #include "db/table_cache.h"
 #include "db/version_edit.h"
 #include "db/version_set.h"
@@ -13,11 +14,14 @@
 
 namespace leveldb {
 
-HotnessKeeper::HotnessKeeper(Logger* info_log,
+HotnessKeeper::HotnessKeeper(Env* env, const std::string& dbname,
+                             Logger* info_log,
                              const Comparator* user_comparator,
                              MQSchedule* elastic, VersionSet* versions,
                              TableCache* table_cache, port::Mutex* mu)
-    : info_log_(info_log),
+    : env_(env),
+      dbname_(dbname),
+      info_log_(info_log),
       user_comparator_(user_comparator),
       elastic_(elastic),
       versions_(versions),
@@ -103,6 +107,8 @@ void HotnessKeeper::Start() {
   mu_->AssertHeld();
   if (!active_) return;
   next_clock_ = elastic_->Now() + interval_;
+  manifest_number_ = versions_->ManifestFileNumber();
+  manifest_base_ = ManifestSize();
 }
 
 bool HotnessKeeper::CheckpointDue() const {
@@ -135,6 +141,10 @@ Status HotnessKeeper::Checkpoint(bool* new_manifest) {
   CollectChanges(&edit);
   if (!edit.HasElastic()) return Status::OK();
 
+  std::string encoded;
+  edit.EncodeTo(&encoded);
+  const bool roll = ManifestWouldOutgrow(encoded.size());
+  if (roll) versions_->StartNewManifest();
   const uint64_t before = versions_->ManifestFileNumber();
   Status s = versions_->LogAndApply(&edit, mu_);
   *new_manifest = versions_->ManifestFileNumber() != before;
@@ -146,7 +156,30 @@ Status HotnessKeeper::Checkpoint(bool* new_manifest) {
     return s;
   }
   ++checkpoints_;
+  if (*new_manifest) {
+    ++manifests_started_;
+    manifest_number_ = versions_->ManifestFileNumber();
+    manifest_base_ = ManifestSize();
+  }
   return s;
+}
+
+bool HotnessKeeper::ManifestWouldOutgrow(uint64_t edit_bytes) {
+  const uint64_t size = ManifestSize();
+  if (versions_->ManifestFileNumber() != manifest_number_) {
+    // Started since (after a failed write, or at open): its allowance
+    // counts from now.
+    manifest_number_ = versions_->ManifestFileNumber();
+    manifest_base_ = size;
+  }
+  return size + edit_bytes > kManifestGrowth * manifest_base_;
+}
+
+uint64_t HotnessKeeper::ManifestSize() const {
+  uint64_t size = 0;
+  Status s = env_->GetFileSize(
+      DescriptorFileName(dbname_, versions_->ManifestFileNumber()), &size);
+  return s.ok() ? size : 0;
 }
 
 void HotnessKeeper::SetInterval(uint64_t gets) {
@@ -158,6 +191,11 @@ void HotnessKeeper::SetInterval(uint64_t gets) {
 uint64_t HotnessKeeper::checkpoints() const {
   mu_->AssertHeld();
   return checkpoints_;
+}
+
+uint64_t HotnessKeeper::manifests_started() const {
+  mu_->AssertHeld();
+  return manifests_started_;
 }
 
 }  // namespace leveldb

@@ -1,6 +1,7 @@
 // ElasticBF segment hotness across compactions and reopens, in one place:
 // what compaction outputs inherit from their inputs, what the MANIFEST
-// records of it, and the periodic checkpoints that keep the record fresh.
+// records of it, and the periodic checkpoints that keep the record fresh
+// without letting the MANIFEST grow without bound.
 //
 // DBImpl calls it at five points: compaction start (BeginCompaction),
 // output finished (InheritForOutput, then RecordOutput into the edit),
@@ -39,6 +40,10 @@ class HotnessKeeper {
 
   // Gets between two checkpoints, by default.
   static constexpr uint64_t kDefaultInterval = uint64_t{1} << 18;
+  // A checkpoint starts a new MANIFEST (the full state, then the
+  // checkpoint) rather than append one that would take the current one
+  // past this many times the size it had when it was started.
+  static constexpr uint64_t kManifestGrowth = 2;
 
   // The segment key ranges of a compaction's input tables, read before the
   // merge.
@@ -54,9 +59,9 @@ class HotnessKeeper {
 
   // `mu` is the DB mutex; every method marked so must be called holding
   // it. `elastic` may be null (ElasticBF off).
-  HotnessKeeper(Logger* info_log, const Comparator* user_comparator,
-                MQSchedule* elastic, VersionSet* versions,
-                TableCache* table_cache, port::Mutex* mu);
+  HotnessKeeper(Env* env, const std::string& dbname, Logger* info_log,
+                const Comparator* user_comparator, MQSchedule* elastic,
+                VersionSet* versions, TableCache* table_cache, port::Mutex* mu);
   ~HotnessKeeper();
 
   HotnessKeeper(const HotnessKeeper&) = delete;
@@ -88,7 +93,8 @@ class HotnessKeeper {
   // Cheap enough for every Get. DB mutex held.
   bool CheckpointDue() const;
   // Records in the MANIFEST the hotness of every live file whose current
-  // hotness differs from the recorded one, and the logical clock. Call
+  // hotness differs from the recorded one, and the logical clock; starts a
+  // new MANIFEST instead when the current one has grown too much. Call
   // from the background thread (the only MANIFEST writer then). A failure
   // is logged and returned, and the next try is one interval later; it is
   // not a background error (hotness is a hint). *new_manifest is set when
@@ -98,6 +104,7 @@ class HotnessKeeper {
   // Test knobs and counters. DB mutex held.
   void SetInterval(uint64_t gets);
   uint64_t checkpoints() const;
+  uint64_t manifests_started() const;
 
  private:
   // The current hotness of a live file: the MQSchedule's if it knows the
@@ -105,6 +112,13 @@ class HotnessKeeper {
   HotnessPtr CurrentHotness(const FileMetaData& f) const;
   // The checkpoint edit: what changed since it was last recorded.
   void CollectChanges(VersionEdit* edit) const;
+  // True when appending `edit_bytes` would take the MANIFEST past its
+  // allowance.
+  bool ManifestWouldOutgrow(uint64_t edit_bytes) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  uint64_t ManifestSize() const;
+
+  Env* const env_;
+  const std::string dbname_;
   Logger* const info_log_;
   const Comparator* const user_comparator_;
   MQSchedule* const elastic_;
@@ -117,6 +131,10 @@ class HotnessKeeper {
   uint64_t next_clock_ GUARDED_BY(mu_) = 0;
   uint64_t interval_ GUARDED_BY(mu_) = kDefaultInterval;
   uint64_t checkpoints_ GUARDED_BY(mu_) = 0;
+  uint64_t manifests_started_ GUARDED_BY(mu_) = 0;
+  // The MANIFEST the allowance applies to, and its size when first seen.
+  uint64_t manifest_number_ GUARDED_BY(mu_) = 0;
+  uint64_t manifest_base_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace leveldb

@@ -813,7 +813,7 @@ Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
   uint64_t new_manifest_number = 0;
   if (descriptor_log_ == nullptr) {
     new_manifest_number =
-        manifest_torn_ ? NewFileNumber() : manifest_file_number_;
+        new_manifest_number_ ? NewFileNumber() : manifest_file_number_;
   }
   if (edit->has_log_number_) {
     assert(edit->log_number_ >= log_number_);
@@ -840,14 +840,21 @@ Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
 
   // The first edit after opening, or after a failed append, starts a new
   // MANIFEST holding the full state. Rare, so holding the mutex costs
-  // little.
+  // little. One started on request (StartNewManifest) holds the state
+  // after the edit in a single record, so it is no larger than it must be.
   std::string new_manifest;
+  std::string record;
+  const bool fold = descriptor_log_ == nullptr && fold_next_edit_;
   if (descriptor_log_ == nullptr) {
     new_manifest = DescriptorFileName(dbname_, new_manifest_number);
     s = env_->NewWritableFile(new_manifest, &descriptor_file_);
     if (s.ok()) {
       descriptor_log_ = new log::Writer(descriptor_file_);
-      s = WriteSnapshot(descriptor_log_);
+      if (fold) {
+        EncodeSnapshot(*v, edit, &record);
+      } else {
+        s = WriteSnapshot(descriptor_log_);
+      }
     }
   }
 
@@ -856,8 +863,7 @@ Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
   // LogAndApply, never at the same time, so the MANIFEST is not shared.
   mu->Unlock();
   if (s.ok()) {
-    std::string record;
-    edit->EncodeTo(&record);
+    if (!fold) edit->EncodeTo(&record);
     s = descriptor_log_->AddRecord(record);
     if (s.ok()) s = descriptor_file_->Sync();
     if (!s.ok()) {
@@ -875,7 +881,7 @@ Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
     if (new_manifest.empty()) {
       // The append may have left a torn record, after which a reader would
       // take any later record for corruption: never append here again.
-      manifest_torn_ = true;
+      new_manifest_number_ = true;
       Log(options_->info_log,
           "MANIFEST-%06" PRIu64 " is not appended to again\n",
           manifest_file_number_);
@@ -886,7 +892,8 @@ Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
   }
   if (!new_manifest.empty()) {
     manifest_file_number_ = new_manifest_number;
-    manifest_torn_ = false;
+    new_manifest_number_ = false;
+    fold_next_edit_ = false;
   }
   AppendVersion(v);
   log_number_ = edit->log_number_;
@@ -1004,6 +1011,12 @@ Status VersionSet::Recover(bool* save_manifest) {
   return Status::OK();
 }
 
+void VersionSet::StartNewManifest() {
+  CloseDescriptor();
+  new_manifest_number_ = true;
+  fold_next_edit_ = true;
+}
+
 void VersionSet::CloseDescriptor() {
   delete descriptor_log_;
   delete descriptor_file_;
@@ -1072,6 +1085,13 @@ void VersionSet::Finalize(Version* v) {
 }
 
 Status VersionSet::WriteSnapshot(log::Writer* log) {
+  std::string record;
+  EncodeSnapshot(*current_, nullptr, &record);
+  return log->AddRecord(record);
+}
+
+void VersionSet::EncodeSnapshot(const Version& v, const VersionEdit* edit,
+                                std::string* record) const {
   VersionEdit snapshot;
   snapshot.SetComparatorName(icmp_.user_comparator()->Name());
   for (int level = 0; level < config::kNumLevels; ++level) {
@@ -1082,17 +1102,22 @@ Status VersionSet::WriteSnapshot(log::Writer* log) {
     }
   }
   for (int level = 0; level < config::kNumLevels; ++level) {
-    for (const FileMetaData* f : current_->files_[level]) {
+    for (const FileMetaData* f : v.files_[level]) {
       snapshot.AddFile(level, f->number, f->file_size, f->smallest, f->largest);
       if (keeps_hotness_) snapshot.SetFileHotness(f->number, f->hotness);
     }
   }
-  if (keeps_hotness_ && elastic_clock_ > 0) {
-    snapshot.SetElasticClock(elastic_clock_);
+  uint64_t clock = elastic_clock_;
+  if (edit != nullptr) {
+    // LogAndApply has filled in every counter of the edit.
+    snapshot.SetLogNumber(edit->log_number_);
+    snapshot.SetPrevLogNumber(edit->prev_log_number_);
+    snapshot.SetNextFile(edit->next_file_number_);
+    snapshot.SetLastSequence(edit->last_sequence_);
+    if (edit->has_elastic_clock_) clock = std::max(clock, edit->elastic_clock_);
   }
-  std::string record;
-  snapshot.EncodeTo(&record);
-  return log->AddRecord(record);
+  if (keeps_hotness_ && clock > 0) snapshot.SetElasticClock(clock);
+  snapshot.EncodeTo(record);
 }
 
 int VersionSet::NumLevelFiles(int level) const {

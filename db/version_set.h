@@ -191,6 +191,11 @@ class VersionSet {
   // new one has replaced it, so that the old one counts as live.
   uint64_t ManifestFileNumber() const { return manifest_file_number_; }
 
+  // The next LogAndApply writes a new MANIFEST (the full state, then its
+  // edit) and makes CURRENT name it; the old one becomes obsolete. Call
+  // with the DB mutex held, from the thread that would write the next edit.
+  void StartNewManifest();
+
   // Allocates a new file number.
   uint64_t NewFileNumber() { return next_file_number_++; }
 
@@ -283,6 +288,11 @@ class VersionSet {
 
   // Writes the full current state as the first record of a new MANIFEST.
   Status WriteSnapshot(log::Writer* log);
+  // The full state of v as one edit record; with `edit` (already applied
+  // to make v) also its log numbers, file number, sequence and clock, so
+  // the record stands for the edit too.
+  void EncodeSnapshot(const Version& v, const VersionEdit* edit,
+                      std::string* record) const;
 
   void AppendVersion(Version* v);
 
@@ -306,9 +316,12 @@ class VersionSet {
   // Open MANIFEST, created lazily by the first LogAndApply.
   WritableFile* descriptor_file_;
   log::Writer* descriptor_log_;
-  // A write to the MANIFEST failed: the next LogAndApply starts a new one
-  // under a new number instead of appending to it.
-  bool manifest_torn_ = false;
+  // The next LogAndApply starts a new MANIFEST under a new number instead
+  // of appending to the current one (a write to it failed, or
+  // StartNewManifest asked for it).
+  bool new_manifest_number_ = false;
+  // The next new MANIFEST holds the state after its edit in one record.
+  bool fold_next_edit_ = false;
   Version dummy_versions_;  // head of the circular list of live versions
   Version* current_;        // == dummy_versions_.prev_
 

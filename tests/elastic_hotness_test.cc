@@ -1,9 +1,9 @@
 // ElasticBF hotness through the DB: compaction outputs inherit the hotness
 // of the input segments they overlap; hotness is recorded in the MANIFEST
 // (with compactions, in periodic checkpoints and at close) and restored at
-// open; a failed MANIFEST write loses nothing; inherit_hotness = false
-// starts cold; StripElasticMetadata hands the MANIFEST back to LevelDB
-// 1.23's records.
+// open; checkpoints keep the MANIFEST bounded; a failed MANIFEST write loses
+// nothing; inherit_hotness = false starts cold; StripElasticMetadata hands the
+// MANIFEST back to LevelDB 1.23's records.
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -193,6 +193,30 @@ class ElasticHotnessTest : public test::DBTestBase<testing::Test> {
       ++*records;
       if (edit.HasElastic()) ++*elastic;
     }
+  }
+  // Bytes of the MANIFEST named by CURRENT.
+  uint64_t ManifestSize() {
+    std::string current;
+    EXPECT_TRUE(
+        ReadFileToString(env_, CurrentFileName(dbname_), &current).ok());
+    if (current.empty()) return 0;
+    current.pop_back();
+    uint64_t size = 0;
+    EXPECT_TRUE(env_->GetFileSize(dbname_ + "/" + current, &size).ok());
+    return size;
+  }
+  // MANIFEST files in the DB directory.
+  int ManifestFiles() {
+    std::vector<std::string> children;
+    EXPECT_TRUE(env_->GetChildren(dbname_, &children).ok());
+    int manifests = 0;
+    for (const std::string& child : children) {
+      uint64_t number;
+      FileType type;
+      manifests +=
+          ParseFileName(child, &number, &type) && type == kDescriptorFile;
+    }
+    return manifests;
   }
   int ElasticRecords(const std::string& dir = "") {
     int records = 0, elastic = 0;
@@ -416,6 +440,95 @@ TEST_F(ElasticHotnessTest, PeriodicCheckpointsBoundWhatACrashLoses) {
     EXPECT_EQ(t.units, mqs()->UnitsReserved(number)) << number;
   }
   CheckAllData();
+}
+
+TEST_F(ElasticHotnessTest, ThousandCheckpointsKeepTheManifestBounded) {
+  Open(ElasticOptions());
+  // A load that rewrites its keys a few times, as loads do: flushes, then
+  // compactions whose outputs record the hotness they inherit.
+  for (int round = 0; round < 3; ++round) Fill();
+  dbfull()->TEST_WaitForBackgroundWork();
+  const uint64_t after_load = ManifestSize();
+  ASSERT_GT(after_load, 0u);
+  dbfull()->TEST_SetHotnessCheckpointInterval(1 << 30);  // only ours
+
+  uint64_t largest = 0;
+  for (int i = 0; i < 1000; ++i) {
+    // A moving hot spot: every checkpoint has new hotness to record.
+    const int key = kHotBegin + (i * 37) % (kHotEnd - kHotBegin);
+    ASSERT_EQ("NOT_FOUND", Get(AbsentKey(key)));
+    ASSERT_EQ(ValueFor(key), Get(PresentKey(key)));
+    mqs()->WaitIdle();
+    ASSERT_TRUE(dbfull()->TEST_CheckpointHotness().ok()) << i;
+    largest = std::max(largest, ManifestSize());
+  }
+  EXPECT_EQ(1000u, dbfull()->TEST_HotnessCheckpoints());
+  // Without new MANIFESTs the appends alone would pass the bound.
+  EXPECT_GE(dbfull()->TEST_HotnessManifestsStarted(), 1u);
+  EXPECT_LE(largest, 2 * after_load);
+  EXPECT_EQ(1, ManifestFiles());  // the replaced ones are gone
+
+  // The newest MANIFEST holds the latest checkpoint.
+  OpenAllTables();
+  ASSERT_TRUE(dbfull()->TEST_CheckpointHotness().ok());
+  const std::map<uint64_t, TableState> before = Snapshot();
+  for (const auto& [number, t] : before) {
+    std::shared_ptr<const InheritedHotness> recorded =
+        dbfull()->TEST_RecordedHotness(number);
+    ASSERT_NE(nullptr, recorded) << number;
+    EXPECT_TRUE(*recorded == t.hotness) << number;
+  }
+  Close();
+  Open(ElasticOptions());
+  OpenAllTables();
+  mqs()->WaitIdle();
+  for (const auto& [number, t] : before) {
+    InheritedHotness restored;
+    ASSERT_TRUE(mqs()->GetFileHotness(number, &restored)) << number;
+    EXPECT_TRUE(restored == t.hotness) << number;
+  }
+  CheckAllData();
+
+  // A MANIFEST a checkpoint started is handed back to LevelDB like any.
+  Close();
+  Options plain;
+  plain.env = env_;
+  ASSERT_TRUE(StripElasticMetadata(dbname_, plain).ok());
+  EXPECT_EQ(0, ElasticRecords());
+  Open(plain);
+  CheckAllData();
+}
+
+TEST_F(ElasticHotnessTest, FailedCheckpointWriteLeavesAWorkingDatabase) {
+  // Large writes fail: a new MANIFEST's first record, or a large append.
+  test::TornManifestEnv env(env_, 1024);
+  Options o = ElasticOptions();
+  o.env = &env;
+  Open(o);
+  for (int round = 0; round < 3; ++round) Fill();
+  dbfull()->TEST_WaitForBackgroundWork();
+  dbfull()->TEST_SetHotnessCheckpointInterval(1 << 30);
+  env.Arm();
+  int failed = -1;
+  for (int i = 0; i < 1000 && failed < 0; ++i) {
+    const int key = kHotBegin + (i * 37) % (kHotEnd - kHotBegin);
+    ASSERT_EQ("NOT_FOUND", Get(AbsentKey(key)));
+    mqs()->WaitIdle();
+    if (!dbfull()->TEST_CheckpointHotness().ok()) failed = i;
+  }
+  ASSERT_GE(failed, 0);
+  ASSERT_EQ(1, env.failures());
+
+  // A hint was lost, nothing else: writes, checkpoints and reads go on.
+  ASSERT_TRUE(Put(PresentKey(0), ValueFor(0)).ok());
+  ASSERT_EQ("NOT_FOUND", Get(AbsentKey(kHotBegin)));
+  mqs()->WaitIdle();
+  ASSERT_TRUE(dbfull()->TEST_CheckpointHotness().ok());
+  EXPECT_EQ(1, ManifestFiles());
+  Close();
+  Open(o);
+  CheckAllData();
+  Close();  // before `env` goes
 }
 
 TEST_F(ElasticHotnessTest, FailedManifestWriteAfterTheTablesLosesNothing) {
