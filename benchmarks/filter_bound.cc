@@ -86,7 +86,7 @@ struct Flags {
   double zero_lookup_ratio = 0.5;
   // Shares of the keys per level, top to bottom: the tree of the 24M-key
   // ElasticBF run right after its load (segments per level 24, 28, 247,
-  // 2556, 77; docs/evaluation/readpath-24m-d4).
+  // 2556, 77; eval/readpath-24m-d4).
   std::vector<double> levels = {0.0082, 0.0095, 0.0842, 0.8718, 0.0263};
   uint64_t segment_keys = 8192;
   int bits_per_unit = 4;

@@ -7,7 +7,7 @@
 // it, so a compaction conserves them: one wide upper-level segment whose
 // range now holds ten output segments gives each a tenth, not its whole
 // count (copying made ten segments look as hot as the one and cost units
-// elsewhere; measured in docs/evaluation/mixed-long/).
+// elsewhere; measured in eval/mixed-long/).
 //
 // The two input levels are averaged per key range, each on its own:
 //   - within a level, shares of disjoint tables add up; tables that overlap

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The read-path evaluation protocol (shared/docs/elasticbf-design.md, "How
-# it will be judged"), every system side by side in ONE run:
+# The read-path evaluation protocol (docs/evaluation-readpath.md), every
+# system side by side in ONE run:
 #
 #   for each round, for each system in turn: a fresh database on the real
 #   disk, `fillunique` (every key of [0, keys) once, random order), then at

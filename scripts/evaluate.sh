@@ -41,7 +41,7 @@
 #   --build_dir=DIR    CMake build directory (default build/release); missing
 #                      programs are configured and built there
 #   --eval_dir=DIR     where databases live (default $EVAL_DIR or /work)
-#   --out=DIR          results (default docs/evaluation)
+#   --out=DIR          results (default eval)
 #   --dry_run          print the commands, run nothing
 #   --report_only      run nothing: redraw the plots and results.md from the
 #                      CSVs and commands.txt already in --out
@@ -65,7 +65,7 @@ bpu_list=2:12,3:8,4:6,6:4,8:3
 max_file_size=67108864
 build_dir=${LEVELDB_RELEASE_DIR:-$LEVELDB_ROOT/build/release}
 eval_dir=${EVAL_DIR:-/work}
-out_dir=$LEVELDB_ROOT/docs/evaluation
+out_dir=$LEVELDB_ROOT/eval
 dry_run=0
 report_only=0
 

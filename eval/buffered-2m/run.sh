@@ -6,12 +6,12 @@
 # alternating upstream LevelDB 1.23 (Bloom 10 bits), the fork (Bloom 10
 # bits) and the fork with ElasticBF (10 bits per key of units). CPU-bound:
 # a Get here is table probes and memory reads, no device I/O.
-# Usage (from the repository root): bash docs/evaluation/buffered-2m/run.sh
+# Usage (from the repository root): bash eval/buffered-2m/run.sh
 # Env: EVAL_DIR (scratch, 0.4 GB), LOGS.
 set -euo pipefail
 B=build/release/benchmarks
 E=${EVAL_DIR:-/work/eval/buf}
-L=${LOGS:-docs/evaluation/buffered-2m/logs}
+L=${LOGS:-eval/buffered-2m/logs}
 mkdir -p "$E" "$L"
 cmd() {
   case $1 in

@@ -2,7 +2,7 @@
 # Long 50/50 mix at 3 GB: hotness inheritance on (counts split among the
 # outputs, docs/elasticbf.md) against off. One YCSB load per setting, then
 # two rounds alternating off/on, each on a fresh copy of its load.
-# Usage (from the repository root): bash docs/evaluation/mixed-split/run.sh
+# Usage (from the repository root): bash eval/mixed-split/run.sh
 # Env: YCSB (runner binary), EVAL_DIR (scratch, about 10 GB), LOGS.
 set -euo pipefail
 Y=${YCSB:-build/release/benchmarks/ycsb/ycsb}

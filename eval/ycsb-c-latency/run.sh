@@ -5,11 +5,11 @@
 # the same machine state. One Get that finds its key needs one such read,
 # so no engine can exceed 1e6 / (mean read time) Gets/s in one thread.
 # Usage (from the repository root), after both loads exist:
-#   bash docs/evaluation/ycsb-c-latency/run.sh
+#   bash eval/ycsb-c-latency/run.sh
 # Env: YCSB, YCSB_UPSTREAM, READ_LATENCY (binaries), UP_LOAD, EBF_LOAD (the
-# loads: docs/evaluation/ycsb-c/run.sh and docs/evaluation/mixed-final/run.sh
+# loads: eval/ycsb-c/run.sh and eval/mixed-final/run.sh
 # make them), EVAL_DIR (scratch, 7 GB), LOGS, BUDGET (upstream's measured
-# filter bytes, docs/evaluation/ycsb-c).
+# filter bytes, eval/ycsb-c).
 set -euo pipefail
 B=build/release/benchmarks
 Y=${YCSB:-$B/ycsb/ycsb}
@@ -18,10 +18,10 @@ RL=${READ_LATENCY:-$B/read_latency}
 UP_LOAD=${UP_LOAD:-/work/eval/up/load}
 EBF_LOAD=${EBF_LOAD:-/work/eval/s3/load}
 E=${EVAL_DIR:-/work/eval/cl}
-L=${LOGS:-docs/evaluation/ycsb-c-latency/logs}
+L=${LOGS:-eval/ycsb-c-latency/logs}
 BUDGET=${BUDGET:-19441566}
 mkdir -p "$E" "$L"
-. docs/evaluation/workload-c-3gb.props.sh
+. eval/workload-c-3gb.props.sh
 for round in 1 2 3; do
   rm -rf "$E/run"; cp -a "$UP_LOAD" "$E/run"
   echo "=== round $round upstream $(date -u +%T)"

@@ -5,15 +5,15 @@
 # LevelDB (Bloom "4 bits", 6.48 measured) once per mix. 2M operations per
 # run, Zipfian 0.99, half of the reads for absent keys, blind updates;
 # every run on a fresh copy of its load.
-# Usage (from the repository root): bash docs/evaluation/mixed-final/run.sh
+# Usage (from the repository root): bash eval/mixed-final/run.sh
 # Env: YCSB, YCSB_UPSTREAM (binaries), EVAL_DIR (scratch, 10 GB), LOGS,
-# UP_LOAD (upstream's load, docs/evaluation/ycsb-c-latency/run.sh uses it too).
+# UP_LOAD (upstream's load, eval/ycsb-c-latency/run.sh uses it too).
 set -euo pipefail
 B=build/release/benchmarks
 Y=${YCSB:-$B/ycsb/ycsb}
 YU=${YCSB_UPSTREAM:-$B/ycsb/ycsb_upstream}
 E=${EVAL_DIR:-/work/eval/s3}
-L=${LOGS:-docs/evaluation/mixed-final/logs}
+L=${LOGS:-eval/mixed-final/logs}
 UP_LOAD=${UP_LOAD:-/work/eval/up/load}
 mkdir -p "$E" "$L"
 COMMON=(-p recordcount=24000000 -p fieldcount=1 -p fieldlength=100

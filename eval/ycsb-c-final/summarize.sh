@@ -3,7 +3,7 @@
 # logs/): ops/s per system and round, medians, ratios, reads per Get and the
 # client thread's time per operation.
 set -euo pipefail
-L=${LOGS:-docs/evaluation/ycsb-c-final/logs}
+L=${LOGS:-eval/ycsb-c-final/logs}
 systems=(upstream before after rocksdb)
 ops() { awk '/operations in/ {print $(NF-3)}' "$1"; }
 reads() { awk '/client read syscalls/ {gsub(/\(/, "", $5); print $5}' "$1"; }

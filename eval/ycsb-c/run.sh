@@ -1,15 +1,15 @@
 #!/bin/bash
 # Workload C at 3 GB, three systems at equal measured filter memory, three
 # alternating rounds on fresh copies of one load per system.
-# Usage (from the repository root): bash docs/evaluation/ycsb-c/run.sh
+# Usage (from the repository root): bash eval/ycsb-c/run.sh
 # Env: BUILD (build dir, default build/release), EVAL_DIR (scratch, ~15 GB),
-# LOGS (default docs/evaluation/ycsb-c/logs), BUDGET (ElasticBF bytes:
+# LOGS (default eval/ycsb-c/logs), BUDGET (ElasticBF bytes:
 # upstream's measured filter bytes of this load, 19441566 in
-# docs/evaluation/3gb), ROCKS_BITS (round of upstream's bits per key, 6).
+# eval/3gb), ROCKS_BITS (round of upstream's bits per key, 6).
 set -euo pipefail
 B=${BUILD:-build/release}/benchmarks
 E=${EVAL_DIR:-/work/eval/ycsbc}
-L=${LOGS:-docs/evaluation/ycsb-c/logs}
+L=${LOGS:-eval/ycsb-c/logs}
 BUDGET=${BUDGET:-19441566}
 ROCKS_BITS=${ROCKS_BITS:-6}
 W=benchmarks/ycsb/workloads/workloadc.spec

@@ -5,11 +5,11 @@
 # earlier scripts did not sync, so the copy's writeback overlapped the first
 # seconds of each run).
 # Usage (from the repository root), after the loads exist:
-#   bash docs/evaluation/ycsb-c-final/run.sh
+#   bash eval/ycsb-c-final/run.sh
 # Env: ROUNDS (3), SYSTEMS ("upstream before after rocksdb"), YCSB (after),
 # YCSB_BEFORE (a build without the locator, e.g. commit bb03c07),
 # YCSB_UPSTREAM, YCSB_ROCKSDB, UP_LOAD, EBF_LOAD, ROCKS_LOAD (the loads:
-# docs/evaluation/ycsb-c/run.sh and docs/evaluation/mixed-final/run.sh make
+# eval/ycsb-c/run.sh and eval/mixed-final/run.sh make
 # them), EVAL_DIR (scratch, 3.1 GB), LOGS, BUDGET (upstream's measured
 # filter bytes), ROCKS_BITS (6).
 set -euo pipefail
@@ -22,13 +22,13 @@ UP_LOAD=${UP_LOAD:-/work/eval/up/load}
 EBF_LOAD=${EBF_LOAD:-/work/eval/s3/load}
 ROCKS_LOAD=${ROCKS_LOAD:-/work/eval/rk/load}
 E=${EVAL_DIR:-/work/eval/cl}
-L=${LOGS:-docs/evaluation/ycsb-c-final/logs}
+L=${LOGS:-eval/ycsb-c-final/logs}
 BUDGET=${BUDGET:-19441566}
 ROCKS_BITS=${ROCKS_BITS:-6}
 ROUNDS=${ROUNDS:-3}
 SYSTEMS=${SYSTEMS:-upstream before after rocksdb}
 mkdir -p "$E" "$L"
-. docs/evaluation/workload-c-3gb.props.sh
+. eval/workload-c-3gb.props.sh
 EBF=(-p leveldb.elastic_bf=true -p leveldb.bf_memory_budget_bytes="$BUDGET")
 for round in $(seq 1 "$ROUNDS"); do
   for s in $SYSTEMS; do
