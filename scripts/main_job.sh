@@ -18,8 +18,8 @@ RELEASE_DIR=${LEVELDB_RELEASE_DIR:-$LEVELDB_ROOT/build/release}
 LEVELDB_PACKAGES+=(librocksdb-dev)
 
 # The main job: db_bench with ElasticBF on and off, next to upstream LevelDB
-# 1.23 and RocksDB 7.8, on the read-path protocol of the design brief
-# (scripts/eval_readpath.sh) at a scale that runs in minutes. The full
+# 1.23 and RocksDB 7.8, on the read-path protocol
+# (scripts/eval_readpath.sh, docs/evaluation-readpath.md) at a scale that runs in minutes. The full
 # protocol is `scripts/eval_readpath.sh` with its defaults (24M keys).
 # MAIN_JOB_KEYS / MAIN_JOB_READS change the scale.
 BENCHMARK=(bash "$LEVELDB_ROOT/scripts/eval_readpath.sh"

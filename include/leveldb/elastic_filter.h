@@ -68,10 +68,10 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // Memory budget for loaded units, in bits per key of the open tables;
   // >= 0 and finite. Default 4: the same average memory as a
   // 4-bits-per-key filter on every table, distributed by hotness. Ignored
-  // when memory_budget_bytes is set. The budget is never exceeded, and a
-  // unit takes a little more than bits_per_unit bits per key (a Bloom unit
-  // whole 64-bit words plus one byte, a Ribbon unit a few percent more), so
-  // a budget of exactly bits_per_unit leaves some segments without a unit.
+  // when memory_budget_bytes is set. The budget is never exceeded. A Bloom
+  // unit takes at most bits_per_unit bits per key (its size rounds down to
+  // whole 64-bit words); a Ribbon unit a few percent more, so a budget of
+  // exactly bits_per_unit leaves some segments without a Ribbon unit.
   double memory_bits_per_key = 4;
 
   // Fixed memory budget for loaded units, in bytes. 0 (the default) derives

@@ -16,7 +16,8 @@
 //   [version 2 only] varint32 unit kind (0 Bloom, 1 Ribbon)
 //   varint32 units_per_segment   in [1, kMaxElasticUnits]
 //   varint32 bits_per_unit       in [1, 32] (Ribbon: planes per unit, with
-//                                bits_per_unit * units_per_segment <= 64)
+//                                bits_per_unit * units_per_segment <=
+//                                kMaxRibbonPlanes)
 //   varint32 hash version (kKeyHashVersion)
 //   varint32 segment count S     >= 1
 //   S x { varint64 first data block offset, varint64 key count,
