@@ -231,8 +231,9 @@ class ScrambledZipfian {
 };
 
 // Zipfian over the ranks [0, n) without scrambling (Gray et al.'s method
-// over n items): rank r has probability (r + 1)^-theta / zeta(n, theta).
-// Used as key = rank, the hottest keys are the first ones in key order.
+// over n items): rank r has probability close to (r + 1)^-theta / zeta(n,
+// theta), exactly so for ranks 0 and 1 (Cdf() gives the sampler's own
+// law). Used as key = rank, the hottest keys come first in key order.
 // Extend() grows n in place (the latest distribution), so a sampler whose
 // n grows is owned by one thread.
 class Zipfian {
@@ -279,8 +280,10 @@ class Zipfian {
     // j + 1 for u below u_j.
     const double ratio =
         static_cast<double>(j + 1) / static_cast<double>(items_);
-    const double u_j = 1.0 - (1.0 - std::pow(ratio, 1.0 - theta_)) / eta_;
-    p += std::max(0.0, std::min(1.0, u_j) - second);
+    if (eta_ > 0) {
+      const double u_j = 1.0 - (1.0 - std::pow(ratio, 1.0 - theta_)) / eta_;
+      p += std::max(0.0, std::min(1.0, u_j) - second);
+    }
     return std::min(p, 1.0);
   }
 
@@ -294,8 +297,9 @@ class Zipfian {
 
  private:
   void UpdateEta() {
-    // With one item eta is never used (u * zeta(1) < 1 always).
-    eta_ = items_ < 2 ? 0.0
+    // Up to two items the first two branches of Rank() cover every u, and
+    // the formula would divide zero by zero.
+    eta_ = items_ < 3 ? 0.0
                       : (1.0 - std::pow(2.0 / static_cast<double>(items_),
                                         1.0 - theta_)) /
                             (1.0 - zeta2_ / zetan_);

@@ -109,9 +109,15 @@ TEST(BenchLocalityTest, ZipfianExtendEqualsAFreshOne) {
     const double u = rng.NextDouble();
     EXPECT_EQ(fresh.Rank(u), grown.Rank(u));
   }
-  // One item: always rank 0.
+  // One item: always rank 0. Two: ranks 0 and 1 with the exact Zipfian
+  // probabilities.
   const zipf_keys::Zipfian one(1, 0.99);
   EXPECT_EQ(0u, one.Rank(0.999));
+  EXPECT_DOUBLE_EQ(1.0, one.Cdf(0));
+  const zipf_keys::Zipfian two(2, 0.99);
+  EXPECT_EQ(1u, two.Rank(0.999));
+  EXPECT_NEAR(1.0 / two.zetan(), two.Probability(0), 1e-12);
+  EXPECT_NEAR(1.0, two.Probability(0) + two.Probability(1), 1e-12);
 }
 
 // Returns how many of `draws` hotspot draws fall in the hot range, and
