@@ -127,6 +127,12 @@ struct Flags {
   double zipf = 0.99;              // Zipfian theta, in (0, 1)
   double zero_lookup_ratio = 0.0;  // share of lookups for absent keys
   int64_t seed = 0;                // varies every random stream
+  // Key-range locality of readzipf and readlatest (docs/workloads.md).
+  std::string key_dist = "zipf";   // zipf, ordered_zipf, hotspot or latest
+  double hot_data_fraction = 0.2;  // hotspot: share of keys that are hot
+  double hot_op_fraction = 0.8;    // hotspot: share of lookups that hit them
+  double hot_range_start = 0.0;    // hotspot: where the hot range begins
+  double insert_ratio = 0.05;      // readlatest: share of inserts
 };
 
 Flags FLAGS;
@@ -211,6 +217,19 @@ const std::vector<FlagSpec>& FlagTable() {
        "share of readzipf lookups for absent keys, in [0, 1]"},
       {"seed", FlagType::kInt, &FLAGS.seed, 0,
        "seed of the key generators (same seed, same keys)"},
+      {"key_dist", FlagType::kString, &FLAGS.key_dist, 0,
+       "readzipf keys: zipf (scrambled), ordered_zipf (hot keys first in "
+       "key order), hotspot (one hot key range) or latest (as readlatest)"},
+      {"hot_data_fraction", FlagType::kDouble, &FLAGS.hot_data_fraction, 0,
+       "hotspot: share of the keys in the hot range, in (0, 1]"},
+      {"hot_op_fraction", FlagType::kDouble, &FLAGS.hot_op_fraction, 0,
+       "hotspot: share of the lookups for the hot range, in (0, 1]"},
+      {"hot_range_start", FlagType::kDouble, &FLAGS.hot_range_start, 0,
+       "hotspot: start of the hot range as a share of the key space, in "
+       "[0, 1) (0: the lowest keys, as YCSB)"},
+      {"insert_ratio", FlagType::kDouble, &FLAGS.insert_ratio, 0,
+       "readlatest: share of operations inserting a key after the largest "
+       "one, in [0, 1)"},
   };
   return table;
 }
@@ -259,7 +278,8 @@ void PrintFlagHelp() {
   std::printf(
       "\nBenchmarks: fillseq fillbatch fillrandom fillunique overwrite "
       "fillsync fill100K\n  readseq readreverse readrandom readmissing readhot "
-      "readzipf\n  seekrandom readwhilewriting deleteseq deleterandom compact "
+      "readzipf\n  readlatest seekrandom readwhilewriting deleteseq "
+      "deleterandom compact "
       "settle\n  crc32c snappycomp snappyuncomp stats sstables\n"
       "\nThe evaluation protocol (docs/direct-io.md) runs e.g.\n"
       "  --benchmarks=fillunique,readzipf --direct_io=1 --fill_cache=0 "
@@ -352,6 +372,30 @@ void CheckElasticFlags() {
 #endif
 }
 
+// The flags of --key_dist and of its distributions.
+void CheckLocalityFlags() {
+  zipf_keys::KeyDist dist;
+  if (!zipf_keys::ParseKeyDist(FLAGS.key_dist, &dist)) {
+    FlagError(
+        "--key_dist must be zipf, ordered_zipf, hotspot or latest, "
+        "not '" +
+        FLAGS.key_dist + "'");
+  }
+  auto in_unit = [](double x) { return x > 0.0 && x <= 1.0; };
+  if (!in_unit(FLAGS.hot_data_fraction)) {
+    FlagError("--hot_data_fraction must be in (0, 1]");
+  }
+  if (!in_unit(FLAGS.hot_op_fraction)) {
+    FlagError("--hot_op_fraction must be in (0, 1]");
+  }
+  if (!(FLAGS.hot_range_start >= 0.0 && FLAGS.hot_range_start < 1.0)) {
+    FlagError("--hot_range_start must be in [0, 1)");
+  }
+  if (!(FLAGS.insert_ratio >= 0.0 && FLAGS.insert_ratio < 1.0)) {
+    FlagError("--insert_ratio must be in [0, 1)");
+  }
+}
+
 void ParseFlags(int argc, char** argv) {
   const leveldb::Options defaults;
   FLAGS.write_buffer_size = static_cast<int64_t>(defaults.write_buffer_size);
@@ -397,6 +441,7 @@ void ParseFlags(int argc, char** argv) {
   if (!(FLAGS.zero_lookup_ratio >= 0.0 && FLAGS.zero_lookup_ratio <= 1.0)) {
     FlagError("--zero_lookup_ratio must be in [0, 1]");
   }
+  CheckLocalityFlags();
   if (FLAGS.warmup_reads > INT32_MAX) {
     FlagError("--warmup_reads must fit in 31 bits");
   }
@@ -683,16 +728,20 @@ class LiveKeys {
     size_ = n;
     words_.reset(new std::atomic<uint64_t>[(n + 63) / 64]);
     for (uint64_t i = 0; i < (n + 63) / 64; i++) words_[i] = 0;
+    beyond_ = 0;
     known_ = true;
   }
 
   // The database existed before this run: its contents are unknown.
   void MarkUnknown() { known_ = false; }
 
+  // Keys from n up are readlatest's, each inserted once: just counted.
   void Insert(uint64_t k) {
     if (known_ && k < size_) {
       words_[k / 64].fetch_or(uint64_t{1} << (k % 64),
                               std::memory_order_relaxed);
+    } else if (known_) {
+      beyond_.fetch_add(1, std::memory_order_relaxed);
     }
   }
   void Erase(uint64_t k) {
@@ -705,7 +754,7 @@ class LiveKeys {
   bool known() const { return known_; }
 
   uint64_t Count() const {
-    uint64_t count = 0;
+    uint64_t count = beyond_.load();
     for (uint64_t i = 0; known_ && i < (size_ + 63) / 64; i++) {
       count += static_cast<uint64_t>(__builtin_popcountll(words_[i].load()));
     }
@@ -716,6 +765,7 @@ class LiveKeys {
   bool known_ = false;
   uint64_t size_ = 0;
   std::unique_ptr<std::atomic<uint64_t>[]> words_;
+  std::atomic<uint64_t> beyond_{0};
 };
 
 bool ConsumeVarint64(Slice* in, uint64_t* value) {
@@ -1024,6 +1074,13 @@ class Stats {
     }
   }
 
+  // Leaves the time since the previous call out of the latency histogram
+  // (work that is not an operation of the benchmark, e.g. an insert of
+  // readlatest, whose per-op figures are per Get).
+  void SkipSinceLastOp() {
+    if (FLAGS.histogram) last_op_finish_ = NowMicros();
+  }
+
   void AddBytes(int64_t n) { bytes_ += n; }
 
   int64_t ops() const { return done_; }
@@ -1186,6 +1243,8 @@ class Benchmark {
          0},
         {"readhot", &Benchmark::ReadHot, nullptr, false, 1, 0, 1, false, 0},
         {"readzipf", &Benchmark::ReadZipf, nullptr, false, 1, 0, 1, false, 0},
+        {"readlatest", &Benchmark::ReadLatest, nullptr, false, 1, 0, 1, false,
+         0},
         {"seekrandom", &Benchmark::SeekRandom, nullptr, false, 1, 0, 1, false,
          0},
         {"readwhilewriting", &Benchmark::ReadWhileWriting, nullptr, false, 1, 0,
@@ -1250,6 +1309,7 @@ class Benchmark {
       db_ = nullptr;
       DestroyDatabase();
       OpenDatabase();
+      latest_next_ = FLAGS.num;  // readlatest inserts after the fresh keys
     }
 
     const bool is_read = IsReadBenchmark(spec.name);
@@ -1272,7 +1332,10 @@ class Benchmark {
     if (std::strncmp(spec.name, "fill", 4) == 0) {
       std::fprintf(stdout, "load: %.0f ops/s\n", merged.OpsPerSecond());
     }
-    if (std::strcmp(spec.name, "readzipf") == 0) ReportZipf(merged);
+    if (std::strcmp(spec.name, "readzipf") == 0 ||
+        std::strcmp(spec.name, "readlatest") == 0) {
+      ReportZipf(spec.name, merged);
+    }
     if (is_read) ReportTableReads(merged);
     if (is_read) ReportSyscalls(merged);
     if (FLAGS.io_stats) ReportIoStats(spec.name);
@@ -1288,6 +1351,8 @@ class Benchmark {
     zipf_found_ = 0;
     zipf_absent_lookups_ = 0;
     zipf_absent_found_ = 0;
+    latest_inserts_ = 0;
+    latest_first_insert_ = latest_next_.load();
   }
 
   void SnapshotTableReads() {
@@ -1578,25 +1643,49 @@ class Benchmark {
                              std::to_string(reads_) + " found)");
   }
 
-  // --reads lookups of keys drawn from a scrambled Zipfian over [0, num);
-  // a share --zero_lookup_ratio of them asks for an absent key next to the
-  // drawn one: its key plus one byte, which sorts between it and the next
-  // key and is never written.
+  // --reads lookups of keys drawn from --key_dist over [0, num) (by
+  // default a scrambled Zipfian); a share --zero_lookup_ratio of them asks
+  // for an absent key next to the drawn one: its key plus one byte, which
+  // sorts between it and the next key and is never written.
   void ReadZipf(ThreadState* thread) {
-    const ScrambledZipfian& zipf = Zipf();
-    const leveldb::ReadOptions options = BenchReadOptions();
-    std::string value;
-    KeyBuffer key;
+    zipf_keys::KeyDist dist = zipf_keys::KeyDist::kZipf;
+    zipf_keys::ParseKeyDist(FLAGS.key_dist, &dist);  // checked at startup
+    switch (dist) {
+      case zipf_keys::KeyDist::kZipf: {
+        const ScrambledZipfian& zipf = Zipf();
+        LookupLoop(thread, [&zipf](SplitMix64* rng) {
+          return zipf.Next(rng->NextDouble());
+        });
+        return;
+      }
+      case zipf_keys::KeyDist::kOrderedZipf: {
+        const zipf_keys::Zipfian& zipf = OrderedZipf();
+        LookupLoop(thread, [&zipf](SplitMix64* rng) {
+          return zipf.Rank(rng->NextDouble());
+        });
+        return;
+      }
+      case zipf_keys::KeyDist::kHotspot: {
+        const zipf_keys::Hotspot& hotspot = HotspotDist();
+        LookupLoop(thread, [&hotspot](SplitMix64* rng) {
+          const double part = rng->NextDouble();
+          return hotspot.Next(part, rng->NextDouble());
+        });
+        return;
+      }
+      case zipf_keys::KeyDist::kLatest:
+        ReadLatest(thread);
+        return;
+    }
+  }
+
+  // Counts one lookup of readzipf or readlatest.
+  struct LookupCounts {
     int64_t found = 0;
     int64_t absent_lookups = 0;
     int64_t absent_found = 0;
-    for (int64_t i = 0; i < reads_; i++) {
-      const zipf_keys::ZipfLookup lookup = zipf_keys::NextZipfLookup(
-          zipf, FLAGS.zero_lookup_ratio, &thread->rng64);
-      const bool absent = lookup.absent;
-      Status s = db_->Get(
-          options, key.Set(lookup.key, absent ? zipf_keys::kAbsentSuffix : ""),
-          &value);
+
+    void Add(const Status& s, bool absent) {
       if (s.ok()) {
         found++;
         if (absent) absent_found++;
@@ -1604,11 +1693,76 @@ class Benchmark {
         Fail("get", s);
       }
       if (absent) absent_lookups++;
+    }
+  };
+
+  void AddLookupCounts(const LookupCounts& counts) {
+    zipf_found_ += counts.found;
+    zipf_absent_lookups_ += counts.absent_lookups;
+    zipf_absent_found_ += counts.absent_found;
+  }
+
+  template <typename Draw>
+  void LookupLoop(ThreadState* thread, const Draw& draw) {
+    const leveldb::ReadOptions options = BenchReadOptions();
+    std::string value;
+    KeyBuffer key;
+    LookupCounts counts;
+    for (int64_t i = 0; i < reads_; i++) {
+      const zipf_keys::ZipfLookup lookup =
+          zipf_keys::NextLookup(draw, FLAGS.zero_lookup_ratio, &thread->rng64);
+      const bool absent = lookup.absent;
+      Status s = db_->Get(
+          options, key.Set(lookup.key, absent ? zipf_keys::kAbsentSuffix : ""),
+          &value);
+      counts.Add(s, absent);
       thread->stats.FinishedOps(1);
     }
-    zipf_found_ += found;
-    zipf_absent_lookups_ += absent_lookups;
-    zipf_absent_found_ += absent_found;
+    AddLookupCounts(counts);
+  }
+
+  // --reads operations on time-ordered keys: a share --insert_ratio of them
+  // inserts the key after the largest one (keys [0, num) are taken to
+  // exist), the others look up a key drawn from a Zipfian over recency,
+  // the largest key being the hottest. Only the lookups count as ops, so
+  // the per-op figures are per Get. With several threads a lookup may draw
+  // a key whose insert is still in flight and miss it.
+  void ReadLatest(ThreadState* thread) {
+    zipf_keys::Zipfian recency = OrderedZipf();  // this thread's copy grows
+    ValueSource values(static_cast<size_t>(value_size_));
+    const leveldb::ReadOptions options = BenchReadOptions();
+    std::string value;
+    KeyBuffer key;
+    LookupCounts counts;
+    int64_t inserts = 0;
+    SplitMix64* rng = &thread->rng64;
+    for (int64_t i = 0; i < reads_; i++) {
+      if (FLAGS.insert_ratio > 0 && rng->NextDouble() < FLAGS.insert_ratio) {
+        const uint64_t k = latest_next_.fetch_add(1);
+        Status s = db_->Put(write_options_, key.Set(k),
+                            values.Next(static_cast<size_t>(value_size_)));
+        if (!s.ok()) Fail("put", s);
+        live_keys_.Insert(k);
+        inserts++;
+        thread->stats.SkipSinceLastOp();
+        continue;
+      }
+      const auto draw = [&recency, this](SplitMix64* r) {
+        const uint64_t count = std::max<uint64_t>(latest_next_.load(), 1);
+        recency.Extend(count);
+        return count - 1 - recency.Rank(r->NextDouble());
+      };
+      const zipf_keys::ZipfLookup lookup =
+          zipf_keys::NextLookup(draw, FLAGS.zero_lookup_ratio, rng);
+      Status s = db_->Get(
+          options,
+          key.Set(lookup.key, lookup.absent ? zipf_keys::kAbsentSuffix : ""),
+          &value);
+      counts.Add(s, lookup.absent);
+      thread->stats.FinishedOps(1);
+    }
+    AddLookupCounts(counts);
+    latest_inserts_ += inserts;
   }
 
   const ScrambledZipfian& Zipf() {
@@ -1617,6 +1771,25 @@ class Benchmark {
           static_cast<uint64_t>(FLAGS.num), FLAGS.zipf);
     });
     return *zipf_;
+  }
+
+  // The unscrambled Zipfian over [0, num): ordered_zipf, and the start of
+  // readlatest's recency sampler.
+  const zipf_keys::Zipfian& OrderedZipf() {
+    std::call_once(ordered_zipf_once_, [this] {
+      ordered_zipf_ = std::make_unique<zipf_keys::Zipfian>(
+          static_cast<uint64_t>(FLAGS.num), FLAGS.zipf);
+    });
+    return *ordered_zipf_;
+  }
+
+  const zipf_keys::Hotspot& HotspotDist() {
+    std::call_once(hotspot_once_, [this] {
+      hotspot_ = std::make_unique<zipf_keys::Hotspot>(
+          static_cast<uint64_t>(FLAGS.num), FLAGS.hot_data_fraction,
+          FLAGS.hot_op_fraction, FLAGS.hot_range_start);
+    });
+    return *hotspot_;
   }
 
   // Unmeasured Gets for absent keys at evenly spaced points of the key
@@ -1708,15 +1881,51 @@ class Benchmark {
 
   // ---- Per-benchmark reports ----
 
-  void ReportZipf(const Stats& merged) {
+  // The summary line of readzipf and readlatest; the default workload's
+  // line is unchanged, the others name their distribution.
+  void ReportZipf(const char* name, const Stats& merged) {
     const int64_t lookups = merged.ops();
+    const std::string dist = DescribeKeyDist(name);
+    std::string inserts;
+    if (dist.rfind("latest", 0) == 0) {
+      const int64_t n = latest_inserts_.load();
+      inserts = "; " + std::to_string(n) + " inserts (keys from " +
+                std::to_string(latest_first_insert_) + " up)";
+    }
     std::fprintf(stdout,
-                 "readzipf: %" PRId64 " lookups (theta %.2f), %" PRId64
-                 " found, %" PRId64 " not found; %" PRId64
-                 " for absent keys (%" PRId64 " of them found); %.0f Gets/s\n",
-                 lookups, FLAGS.zipf, zipf_found_.load(),
+                 "%s: %" PRId64 " lookups (%s), %" PRId64 " found, %" PRId64
+                 " not found; %" PRId64 " for absent keys (%" PRId64
+                 " of them found)%s; %.0f Gets/s\n",
+                 name, lookups, dist.c_str(), zipf_found_.load(),
                  lookups - zipf_found_.load(), zipf_absent_lookups_.load(),
-                 zipf_absent_found_.load(), merged.OpsPerSecond());
+                 zipf_absent_found_.load(), inserts.c_str(),
+                 merged.OpsPerSecond());
+  }
+
+  std::string DescribeKeyDist(const char* name) {
+    char theta[32];
+    std::snprintf(theta, sizeof(theta), "theta %.2f", FLAGS.zipf);
+    zipf_keys::KeyDist dist = zipf_keys::KeyDist::kZipf;
+    zipf_keys::ParseKeyDist(FLAGS.key_dist, &dist);
+    if (std::strcmp(name, "readlatest") == 0)
+      dist = zipf_keys::KeyDist::kLatest;
+    switch (dist) {
+      case zipf_keys::KeyDist::kZipf:
+        return theta;
+      case zipf_keys::KeyDist::kOrderedZipf:
+        return std::string("ordered_zipf, ") + theta;
+      case zipf_keys::KeyDist::kLatest:
+        return std::string("latest, ") + theta;
+      case zipf_keys::KeyDist::kHotspot:
+        break;
+    }
+    const zipf_keys::Hotspot& hot = HotspotDist();
+    char text[160];
+    std::snprintf(text, sizeof(text),
+                  "hotspot, %.2f of the lookups on keys [%" PRIu64 ", %" PRIu64
+                  ")",
+                  FLAGS.hot_op_fraction, hot.hot_begin(), hot.hot_end());
+    return text;
   }
 
   void ReportTableReads(const Stats& merged) {
@@ -2157,6 +2366,14 @@ class Benchmark {
   std::atomic<int64_t> zipf_found_{0};
   std::atomic<int64_t> zipf_absent_lookups_{0};
   std::atomic<int64_t> zipf_absent_found_{0};
+  std::once_flag ordered_zipf_once_;
+  std::unique_ptr<zipf_keys::Zipfian> ordered_zipf_;
+  std::once_flag hotspot_once_;
+  std::unique_ptr<zipf_keys::Hotspot> hotspot_;
+  // readlatest: the next key to insert, and what the last run inserted.
+  std::atomic<uint64_t> latest_next_{static_cast<uint64_t>(FLAGS.num)};
+  std::atomic<int64_t> latest_inserts_{0};
+  uint64_t latest_first_insert_ = 0;
 
   // Parameters of the benchmark being run.
   int64_t num_ = 0;

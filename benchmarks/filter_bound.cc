@@ -49,6 +49,19 @@
 // memtable; --absent_only=0 counts present ones as well (read-only runs).
 // Segments hold different key counts there, so the unit bound is the
 // fractional (LP) relaxation, still a bound.
+//
+// --key_dist changes the key probabilities (docs/workloads.md), the same
+// for the model tree and for both key formats, as key index or record
+// number k: "zipf" (the default, above), "ordered_zipf" (db_bench's
+// ordered Zipfian, YCSB's orderedzipfian: the Zipfian sampler's law over
+// ranks, key k of rank k), "hotspot" (--hot_data_fraction of the keys from
+// --hot_range_start on get --hot_op_fraction of the lookups; YCSB's hot set
+// starts at 0) and "latest" (key k of rank n - 1 - k). For "latest" on a
+// database, n is one more than the largest key number of its tables when
+// the keys tell it (readzipf keys, YCSB keys with --ycsb_insertorder=
+// ordered), else --num: the bound for that snapshot of the tree, as its
+// newest key stays the hottest until the next insert. YCSB keys are
+// hashed by default; --ycsb_insertorder=ordered names them by number.
 #include <algorithm>
 #include <array>
 #include <cinttypes>
@@ -104,6 +117,12 @@ struct Flags {
   // "readzipf".
   std::string db;
   std::string key_format = "ycsb";
+  // Key-range locality (--key_dist and its parameters).
+  zipf_keys::KeyDist key_dist = zipf_keys::KeyDist::kZipf;
+  double hot_data_fraction = 0.2;
+  double hot_op_fraction = 0.8;
+  double hot_range_start = 0.0;
+  bool ycsb_ordered = false;  // --ycsb_insertorder=ordered
 };
 
 [[noreturn]] void Usage(const char* msg) {
@@ -114,7 +133,11 @@ struct Flags {
                "[--segment_keys=K] [--bits_per_unit=B] "
                "[--units_per_segment=U] [--exact_ranks=M] "
                "[--budgets=B1,B2,...] [--absent_only=0|1] "
-               "[--db=DIR [--key_format=ycsb|readzipf]] [--ycsb_db=DIR]\n",
+               "[--db=DIR [--key_format=ycsb|readzipf]] [--ycsb_db=DIR] "
+               "[--ycsb_insertorder=hashed|ordered] "
+               "[--key_dist=zipf|ordered_zipf|hotspot|latest] "
+               "[--hot_data_fraction=F] [--hot_op_fraction=F] "
+               "[--hot_range_start=F]\n",
                msg);
   std::exit(2);
 }
@@ -192,6 +215,20 @@ Flags ParseFlags(int argc, char** argv) {
     } else if (name == "key_format") {
       f.key_format = v;
       ok = f.key_format == "ycsb" || f.key_format == "readzipf";
+    } else if (name == "key_dist") {
+      ok = zipf_keys::ParseKeyDist(v, &f.key_dist);
+    } else if (name == "hot_data_fraction") {
+      ok = ParseDouble(v, &f.hot_data_fraction) && f.hot_data_fraction > 0 &&
+           f.hot_data_fraction <= 1;
+    } else if (name == "hot_op_fraction") {
+      ok = ParseDouble(v, &f.hot_op_fraction) && f.hot_op_fraction > 0 &&
+           f.hot_op_fraction <= 1;
+    } else if (name == "hot_range_start") {
+      ok = ParseDouble(v, &f.hot_range_start) && f.hot_range_start >= 0 &&
+           f.hot_range_start < 1;
+    } else if (name == "ycsb_insertorder") {
+      ok = std::string(v) == "hashed" || std::string(v) == "ordered";
+      f.ycsb_ordered = std::string(v) == "ordered";
     } else if (name == "absent_only") {
       ok = ParseU64(v, &u) && u <= 1;
       f.absent_only = u == 1;
@@ -235,6 +272,52 @@ std::vector<double> KeyProbabilities(const Flags& f) {
   const zipf_keys::ScrambledZipfian zipf(f.num, f.zipf);
   return RankProbabilities(f, zipf.zetan(), zipf.kItemSpace,
                            [&zipf](uint64_t r) { return zipf.Scramble(r); });
+}
+
+// The probability of key index (or record number) k under a locality
+// distribution, for every k; the same for both key formats.
+std::vector<double> LocalityProbabilities(const Flags& f) {
+  switch (f.key_dist) {
+    case zipf_keys::KeyDist::kOrderedZipf:
+    case zipf_keys::KeyDist::kLatest:
+      return zipf_keys::OrderedZipfProbabilities(
+          f.num, f.zipf, f.key_dist == zipf_keys::KeyDist::kLatest);
+    case zipf_keys::KeyDist::kHotspot: {
+      const zipf_keys::Hotspot hot(f.num, f.hot_data_fraction,
+                                   f.hot_op_fraction, f.hot_range_start);
+      std::vector<double> p(f.num);
+      for (uint64_t k = 0; k < f.num; ++k) p[k] = hot.Probability(k);
+      return p;
+    }
+    case zipf_keys::KeyDist::kZipf:
+      break;
+  }
+  return KeyProbabilities(f);
+}
+
+// One line naming a non-default distribution (the default prints none).
+void PrintKeyDist(const Flags& f) {
+  switch (f.key_dist) {
+    case zipf_keys::KeyDist::kZipf:
+      return;
+    case zipf_keys::KeyDist::kOrderedZipf:
+    case zipf_keys::KeyDist::kLatest:
+      std::printf("key distribution: %s over %" PRIu64 " keys (theta %.2f)%s\n",
+                  zipf_keys::KeyDistName(f.key_dist), f.num, f.zipf,
+                  f.key_dist == zipf_keys::KeyDist::kLatest
+                      ? ", newest (largest) key hottest"
+                      : ", first key hottest");
+      return;
+    case zipf_keys::KeyDist::kHotspot: {
+      const zipf_keys::Hotspot hot(f.num, f.hot_data_fraction,
+                                   f.hot_op_fraction, f.hot_range_start);
+      std::printf("key distribution: hotspot over %" PRIu64
+                  " keys, %.2f of the lookups on keys [%" PRIu64 ", %" PRIu64
+                  ")\n",
+                  f.num, f.hot_op_fraction, hot.hot_begin(), hot.hot_end());
+      return;
+    }
+  }
 }
 
 // Expected wasted-probe mass per segment (probes per Get of keys not in
@@ -293,7 +376,7 @@ std::vector<Record> WorkloadRecords(const Flags& f, std::string* suffix) {
   records.reserve(f.num);
   if (f.key_format == "readzipf") {
     // Zero-padded indexes: key order is index order.
-    const std::vector<double> p = KeyProbabilities(f);
+    const std::vector<double> p = LocalityProbabilities(f);
     zipf_keys::KeyFormatter format;
     for (uint64_t k = 0; k < f.num; ++k) {
       records.push_back(MakeRecord(format.Set(k), p[k]));
@@ -301,12 +384,18 @@ std::vector<Record> WorkloadRecords(const Flags& f, std::string* suffix) {
     *suffix = zipf_keys::kAbsentSuffix;
     return records;
   }
-  const double zeta = ycsb::ScrambledZipfianGenerator::ItemSpaceZeta(f.zipf);
-  const std::vector<double> p = RankProbabilities(
-      f, zeta, ycsb::ScrambledZipfianGenerator::kItemSpace + 1,
-      [&f](uint64_t r) { return ycsb::FnvHash64(r) % f.num; });
+  std::vector<double> p;
+  if (f.key_dist == zipf_keys::KeyDist::kZipf) {
+    const double zeta = ycsb::ScrambledZipfianGenerator::ItemSpaceZeta(f.zipf);
+    p = RankProbabilities(
+        f, zeta, ycsb::ScrambledZipfianGenerator::kItemSpace + 1,
+        [&f](uint64_t r) { return ycsb::FnvHash64(r) % f.num; });
+  } else {
+    p = LocalityProbabilities(f);
+  }
   for (uint64_t k = 0; k < f.num; ++k) {
-    records.push_back(MakeRecord(ycsb::BuildKeyName(k, true, 20), p[k]));
+    records.push_back(
+        MakeRecord(ycsb::BuildKeyName(k, !f.ycsb_ordered, 20), p[k]));
   }
   std::sort(records.begin(), records.end(),
             [](const Record& a, const Record& b) {
@@ -320,6 +409,54 @@ std::vector<Record> WorkloadRecords(const Flags& f, std::string* suffix) {
   std::fprintf(stderr, "filter_bound: %s: %s\n", what.c_str(),
                s.ToString().c_str());
   std::exit(1);
+}
+
+// The number a written key names, if its format tells it: readzipf keys are
+// the number, ordered YCSB keys "user" and the number. False otherwise.
+bool KeyNumber(const Flags& f, const leveldb::Slice& key, uint64_t* number) {
+  std::string digits = key.ToString();
+  if (f.key_format == "ycsb") {
+    if (!f.ycsb_ordered || digits.rfind("user", 0) != 0) return false;
+    digits.erase(0, 4);
+  }
+  return ParseU64(digits.c_str(), number);
+}
+
+// For "latest" on a database: the key count of the tree, one more than the
+// largest key number of its live tables (the MANIFEST says which; nothing
+// else is read). Keeps f->num when the keys do not name their numbers.
+void TakeKeyCountFromDb(Flags* f) {
+  const leveldb::InternalKeyComparator icmp(leveldb::BytewiseComparator());
+  leveldb::Options options;
+  options.comparator = &icmp;
+  leveldb::TableCache cache(f->db, options, 16);
+  leveldb::VersionSet versions(f->db, &options, &cache, &icmp);
+  bool save_manifest = false;
+  leveldb::Status s = versions.Recover(&save_manifest);
+  if (!s.ok()) DbFail(f->db, s);
+  uint64_t largest = 0;
+  bool any = false;
+  for (int level = 0; level < leveldb::config::kNumLevels; ++level) {
+    std::vector<leveldb::FileMetaData*> files;
+    versions.current()->GetOverlappingInputs(level, nullptr, nullptr, &files);
+    for (const leveldb::FileMetaData* file : files) {
+      uint64_t number = 0;
+      if (!KeyNumber(*f, file->largest.user_key(), &number)) {
+        std::printf("latest: keys do not name their numbers; %" PRIu64
+                    " keys (--num)\n",
+                    f->num);
+        return;
+      }
+      largest = std::max(largest, number);
+      any = true;
+    }
+  }
+  if (!any) DbFail(f->db, leveldb::Status::NotFound("no live tables"));
+  f->num = largest + 1;
+  std::printf("latest: %" PRIu64
+              " keys in the tree, the newest (hottest) is number %" PRIu64
+              "; the bound for this snapshot\n",
+              f->num, largest);
 }
 
 // The segments of every live table of the database, with the mass of the
@@ -625,11 +762,14 @@ int main(int argc, char** argv) {
     if (!leveldb::Env::Default()->FileExists(leveldb::CurrentFileName(f.db))) {
       DbFail(f.db, leveldb::Status::NotFound("no database (no CURRENT)"));
     }
+    if (f.key_dist == zipf_keys::KeyDist::kLatest) TakeKeyCountFromDb(&f);
+    PrintKeyDist(f);
     std::string suffix;
     const std::vector<Record> records = WorkloadRecords(f, &suffix);
     seg = DbSegments(f, records, suffix, &entries);
   } else {
-    seg = SegmentMass(f, KeyProbabilities(f));
+    PrintKeyDist(f);
+    seg = SegmentMass(f, LocalityProbabilities(f));
   }
   double total_mass = 0, top = 0, total_keys = 0;
   for (size_t i = 0; i < seg.mass.size(); ++i) {

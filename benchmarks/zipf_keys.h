@@ -11,7 +11,10 @@
 //   * fillunique: every key of [0, n) once, in a seeded random order
 //     (UniqueKeyOrder);
 //   * readzipf: YCSB's scrambled Zipfian key choice (ScrambledZipfian), half
-//     of the lookups (or any share) for absent keys (NextZipfLookup).
+//     of the lookups (or any share) for absent keys (NextZipfLookup);
+//   * key-range locality (db_bench --key_dist): the unscrambled Zipfian
+//     (Zipfian: hot keys first in key order, or last for "latest") and
+//     YCSB's hotspot (Hotspot: one contiguous hot range).
 #ifndef STORAGE_LEVELDB_BENCHMARKS_ZIPF_KEYS_H_
 #define STORAGE_LEVELDB_BENCHMARKS_ZIPF_KEYS_H_
 
@@ -23,6 +26,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace zipf_keys {
@@ -226,6 +230,190 @@ class ScrambledZipfian {
   const double second_rank_limit_;
 };
 
+// Zipfian over the ranks [0, n) without scrambling (Gray et al.'s method
+// over n items): rank r has probability close to (r + 1)^-theta / zeta(n,
+// theta), exactly so for ranks 0 and 1 (Cdf() gives the sampler's own
+// law). Used as key = rank, the hottest keys come first in key order.
+// Extend() grows n in place (the latest distribution), so a sampler whose
+// n grows is owned by one thread.
+class Zipfian {
+ public:
+  Zipfian(uint64_t n, double theta)
+      : theta_(theta),
+        alpha_(1.0 / (1.0 - theta)),
+        zeta2_(Zeta(2, theta)),
+        second_rank_limit_(1.0 + std::pow(0.5, theta)) {
+    items_ = std::max<uint64_t>(n, 1);
+    zetan_ = Zeta(items_, theta);
+    UpdateEta();
+  }
+
+  // A rank in [0, n), given u uniform in [0, 1).
+  uint64_t Rank(double u) const {
+    const double uz = u * zetan_;
+    if (uz < 1.0) return 0;
+    if (uz < second_rank_limit_) return std::min<uint64_t>(1, items_ - 1);
+    const double scaled =
+        static_cast<double>(items_) * std::pow(eta_ * u - eta_ + 1, alpha_);
+    return std::min(static_cast<uint64_t>(scaled), items_ - 1);
+  }
+
+  // Grows the item count to n (no-op unless n is larger), adding the new
+  // terms to zeta instead of summing it again.
+  void Extend(uint64_t n) {
+    if (n <= items_) return;
+    for (uint64_t i = items_ + 1; i <= n; i++) {
+      zetan_ += std::pow(static_cast<double>(i), -theta_);
+    }
+    items_ = n;
+    UpdateEta();
+  }
+
+  // P(Rank(u) <= j) for u uniform in [0, 1): the sampler's own law, which
+  // Gray et al.'s method makes differ from the exact Zipfian beyond rank 1.
+  double Cdf(uint64_t j) const {
+    if (j + 1 >= items_) return 1.0;
+    const double first = 1.0 / zetan_;  // u below it: rank 0
+    const double second = std::min(1.0, second_rank_limit_ / zetan_);
+    double p = first + (j >= 1 ? second - first : 0.0);
+    // Above `second` the rank is floor(n * (eta u - eta + 1)^alpha), below
+    // j + 1 for u below u_j.
+    const double ratio =
+        static_cast<double>(j + 1) / static_cast<double>(items_);
+    if (eta_ > 0) {
+      const double u_j = 1.0 - (1.0 - std::pow(ratio, 1.0 - theta_)) / eta_;
+      p += std::max(0.0, std::min(1.0, u_j) - second);
+    }
+    return std::min(p, 1.0);
+  }
+
+  // P(Rank(u) == j).
+  double Probability(uint64_t j) const {
+    return j == 0 ? Cdf(0) : Cdf(j) - Cdf(j - 1);
+  }
+
+  uint64_t items() const { return items_; }
+  double zetan() const { return zetan_; }
+
+ private:
+  void UpdateEta() {
+    // Up to two items the first two branches of Rank() cover every u, and
+    // the formula would divide zero by zero.
+    eta_ = items_ < 3 ? 0.0
+                      : (1.0 - std::pow(2.0 / static_cast<double>(items_),
+                                        1.0 - theta_)) /
+                            (1.0 - zeta2_ / zetan_);
+  }
+
+  const double theta_;
+  const double alpha_;
+  const double zeta2_;
+  const double second_rank_limit_;
+  uint64_t items_;
+  double zetan_;
+  double eta_ = 0;
+};
+
+// YCSB's hotspot distribution over [0, n): a contiguous hot range holding
+// a share data_fraction of the keys receives a share op_fraction of the
+// lookups; keys are uniform within the hot range and within the rest. The
+// hot range starts at key floor(n * start_fraction), moved down if needed
+// so that it ends inside [0, n). Immutable; share across threads.
+class Hotspot {
+ public:
+  Hotspot(uint64_t n, double data_fraction, double op_fraction,
+          double start_fraction)
+      : n_(std::max<uint64_t>(n, 1)), op_fraction_(op_fraction) {
+    const double hot = std::floor(static_cast<double>(n_) * data_fraction);
+    hot_count_ = std::clamp<uint64_t>(static_cast<uint64_t>(hot), 1, n_);
+    const double begin = std::floor(static_cast<double>(n_) * start_fraction);
+    hot_begin_ =
+        std::min(static_cast<uint64_t>(std::max(begin, 0.0)), n_ - hot_count_);
+  }
+
+  // A key in [0, n), given two independent uniforms in [0, 1): one picks
+  // the part (hot or cold), the other the key within it.
+  uint64_t Next(double u_part, double u_key) const {
+    const uint64_t cold = n_ - hot_count_;
+    if (cold == 0 || u_part < op_fraction_) {
+      return hot_begin_ + Scale(u_key, hot_count_);
+    }
+    const uint64_t c = Scale(u_key, cold);
+    return c < hot_begin_ ? c : c + hot_count_;
+  }
+
+  // The probability that Next() returns key k.
+  double Probability(uint64_t k) const {
+    const uint64_t cold = n_ - hot_count_;
+    const bool hot = k >= hot_begin_ && k < hot_end();
+    if (cold == 0) return hot ? 1.0 / static_cast<double>(n_) : 0.0;
+    return hot ? op_fraction_ / static_cast<double>(hot_count_)
+               : (1.0 - op_fraction_) / static_cast<double>(cold);
+  }
+
+  uint64_t hot_begin() const { return hot_begin_; }
+  uint64_t hot_end() const { return hot_begin_ + hot_count_; }
+
+ private:
+  static uint64_t Scale(double u, uint64_t count) {
+    return std::min(static_cast<uint64_t>(u * static_cast<double>(count)),
+                    count - 1);
+  }
+
+  const uint64_t n_;
+  const double op_fraction_;
+  uint64_t hot_count_;
+  uint64_t hot_begin_;
+};
+
+// The key distributions of readzipf (db_bench --key_dist) and filter_bound.
+enum class KeyDist { kZipf, kOrderedZipf, kHotspot, kLatest };
+
+inline bool ParseKeyDist(std::string_view name, KeyDist* dist) {
+  static constexpr std::pair<const char*, KeyDist> kNames[] = {
+      {"zipf", KeyDist::kZipf},
+      {"ordered_zipf", KeyDist::kOrderedZipf},
+      {"hotspot", KeyDist::kHotspot},
+      {"latest", KeyDist::kLatest}};
+  for (const auto& [text, value] : kNames) {
+    if (name == text) {
+      *dist = value;
+      return true;
+    }
+  }
+  return false;
+}
+
+inline const char* KeyDistName(KeyDist dist) {
+  switch (dist) {
+    case KeyDist::kZipf:
+      return "zipf";
+    case KeyDist::kOrderedZipf:
+      return "ordered_zipf";
+    case KeyDist::kHotspot:
+      return "hotspot";
+    case KeyDist::kLatest:
+      return "latest";
+  }
+  return "?";
+}
+
+// Probability of every key of [0, n) under the unscrambled Zipfian sampler
+// (Zipfian::Probability, the law readzipf really draws from): key k has
+// rank k, or rank n - 1 - k for the latest distribution (newest hottest).
+inline std::vector<double> OrderedZipfProbabilities(uint64_t n, double theta,
+                                                    bool newest_first) {
+  std::vector<double> p(n);
+  const Zipfian zipf(n, theta);
+  double below = 0;  // Cdf(rank - 1), so that each rank costs one Cdf
+  for (uint64_t rank = 0; rank < n; rank++) {
+    const double cdf = zipf.Cdf(rank);
+    p[newest_first ? n - 1 - rank : rank] = cdf - below;
+    below = cdf;
+  }
+  return p;
+}
+
 // One readzipf lookup: the key index, and whether the lookup asks for the
 // absent key next to it (probability zero_lookup_ratio). Draws from `rng`
 // in a fixed order, so equal seeds give equal lookups in every program.
@@ -238,6 +426,18 @@ inline ZipfLookup NextZipfLookup(const ScrambledZipfian& zipf,
                                  double zero_lookup_ratio, SplitMix64* rng) {
   ZipfLookup lookup;
   lookup.key = zipf.Next(rng->NextDouble());
+  lookup.absent =
+      zero_lookup_ratio > 0 && rng->NextDouble() < zero_lookup_ratio;
+  return lookup;
+}
+
+// A lookup whose key `draw(rng)` picks, then the absent-key choice, in the
+// order NextZipfLookup draws them.
+template <typename Draw>
+ZipfLookup NextLookup(const Draw& draw, double zero_lookup_ratio,
+                      SplitMix64* rng) {
+  ZipfLookup lookup;
+  lookup.key = draw(rng);
   lookup.absent =
       zero_lookup_ratio > 0 && rng->NextDouble() < zero_lookup_ratio;
   return lookup;

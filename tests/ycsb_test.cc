@@ -217,7 +217,15 @@ TEST(YcsbWorkloadSpec, ReadsEverySetting) {
 
 TEST(YcsbWorkloadSpec, BadValuesGiveClearErrors) {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"requestdistribution=hotspot", "hotspot"},
+      {"requestdistribution=exponential", "exponential"},
+      {"scanlengthdistribution=hotspot", "scanlengthdistribution"},
+      {"hotspotdatafraction=0", "hotspotdatafraction"},
+      {"hotspotdatafraction=1.5", "hotspotdatafraction"},
+      {"hotspotopnfraction=-0.1", "hotspotopnfraction"},
+      {"hotspotopnfraction=x", "hotspotopnfraction"},
+      {"insertorder=ordered\nzeropadding=3\nrecordcount=990\n"
+       "operationcount=10",
+       "zeropadding"},
       {"requestdistribution=Zipfian", "requestdistribution"},
       {"scanlengthdistribution=latest", "scanlengthdistribution"},
       {"readproportion=1.5", "readproportion"},
@@ -237,6 +245,31 @@ TEST(YcsbWorkloadSpec, BadValuesGiveClearErrors) {
       {"zerolookupproportion=2", "zerolookupproportion"},
   };
   ExpectRejected<WorkloadSpec>(cases);
+}
+
+TEST(YcsbWorkloadSpec, LocalityDistributions) {
+  WorkloadSpec spec;
+  ASSERT_TRUE(ParseWith("requestdistribution=hotspot\n"
+                        "hotspotdatafraction=0.1\nhotspotopnfraction=0.95\n",
+                        &spec)
+                  .ok());
+  EXPECT_EQ(Distribution::kHotspot, spec.request_distribution);
+  EXPECT_DOUBLE_EQ(0.1, spec.hotspot_data_fraction);
+  EXPECT_DOUBLE_EQ(0.95, spec.hotspot_opn_fraction);
+  EXPECT_TRUE(
+      Contains(DescribeWorkload(spec), "distribution=hotspot(0.1,0.95)"));
+  ASSERT_TRUE(ParseWith("requestdistribution=hotspot", &spec).ok());
+  EXPECT_DOUBLE_EQ(0.2, spec.hotspot_data_fraction);  // YCSB's defaults
+  EXPECT_DOUBLE_EQ(0.8, spec.hotspot_opn_fraction);
+  ASSERT_TRUE(ParseWith("requestdistribution=orderedzipfian", &spec).ok());
+  EXPECT_EQ(Distribution::kOrderedZipfian, spec.request_distribution);
+  // Exactly wide enough: record numbers reach 999 + 1 = 1000 at most.
+  EXPECT_TRUE(ParseWith("insertorder=ordered\nzeropadding=4\n"
+                        "recordcount=990\noperationcount=10",
+                        &spec)
+                  .ok());
+  // Hashed keys keep any padding.
+  EXPECT_TRUE(ParseWith("zeropadding=1", &spec).ok());
 }
 
 TEST(YcsbWorkloadSpec, ShippedWorkloadsHaveTheStandardMixes) {
@@ -642,6 +675,111 @@ TEST(YcsbGenerators, DiscreteFollowsWeights) {
   EXPECT_NEAR(draws * 0.25, counts[2], draws * 0.01);
   EXPECT_NEAR(draws * 0.25, counts[3], draws * 0.01);
   EXPECT_EQ(0, counts[4]);
+}
+
+TEST(YcsbGenerators, HotspotSharesAndHotSet) {
+  HotspotGenerator generator(100, 10099, 0.2, 0.8);
+  EXPECT_EQ(2000u, generator.hot_count());
+  Random rng(21);
+  const int draws = 200000;
+  int hot = 0, hot_low_half = 0, cold_low_half = 0;
+  for (int i = 0; i < draws; ++i) {
+    const uint64_t value = generator.Next(&rng);
+    ASSERT_GE(value, 100u);
+    ASSERT_LE(value, 10099u);
+    if (value < 2100) {
+      ++hot;
+      hot_low_half += value < 1100;
+    } else {
+      cold_low_half += value < 6100;
+    }
+  }
+  // The hot set (the lowest numbers) gets its share, uniform inside each
+  // part.
+  EXPECT_NEAR(0.8, static_cast<double>(hot) / draws, 0.01);
+  EXPECT_NEAR(0.5, static_cast<double>(hot_low_half) / hot, 0.01);
+  EXPECT_NEAR(0.5, static_cast<double>(cold_low_half) / (draws - hot), 0.02);
+  // A hot set of everything, and one too small to hold a record.
+  HotspotGenerator all(0, 99, 1.0, 0.3);
+  HotspotGenerator tiny(0, 99, 0.001, 1.0);
+  EXPECT_EQ(1u, tiny.hot_count());
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_LE(all.Next(&rng), 99u);
+    ASSERT_EQ(0u, tiny.Next(&rng));
+  }
+}
+
+// Draws `draws` request key numbers of a workload given as spec text.
+std::map<uint64_t, int> DrawRequests(const std::string& text, int draws,
+                                     int inserts = 0) {
+  WorkloadSpec spec;
+  EXPECT_TRUE(ParseWith(text, &spec).ok());
+  Workload workload(spec);
+  for (int i = 0; i < inserts; ++i) workload.insert_sequence()->Next();
+  std::unique_ptr<NumberGenerator> chooser = workload.NewKeyChooser();
+  Random rng(4);
+  std::map<uint64_t, int> counts;
+  for (int i = 0; i < draws; ++i) ++counts[chooser->Next(&rng)];
+  return counts;
+}
+
+// With insertorder=ordered, numbers and keys sort alike: a hot set of the
+// lowest numbers is the range of the smallest keys.
+TEST(YcsbGenerators, OrderedKeysMakeHotSetsKeyRanges) {
+  WorkloadSpec spec;
+  ASSERT_TRUE(ParseWith("recordcount=5000\ninsertorder=ordered", &spec).ok());
+  const Workload workload(spec);
+  std::vector<std::string> keys;
+  for (uint64_t n = 0; n < 5000; ++n) keys.push_back(workload.Key(n));
+  EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
+  const std::map<uint64_t, int> counts = DrawRequests(
+      "recordcount=5000\ninsertorder=ordered\nrequestdistribution=hotspot",
+      100000);
+  int in_range = 0;
+  for (const auto& entry : counts)
+    in_range += entry.first < 1000 ? entry.second : 0;
+  EXPECT_NEAR(0.8, in_range / 100000.0, 0.01);
+  // The cold part is read too: about 5 draws per cold record, so nearly
+  // all of them are drawn.
+  EXPECT_GT(counts.size(), 4900u);
+}
+
+TEST(YcsbGenerators, OrderedZipfianFavoursTheFirstRecords) {
+  const std::map<uint64_t, int> counts = DrawRequests(
+      "recordcount=10000\nrequestdistribution=orderedzipfian", 200000);
+  ASSERT_LT(counts.rbegin()->first, 10000u);
+  // The ten most drawn records are 0..9, in that order of popularity.
+  std::vector<std::pair<int, uint64_t>> by_count;
+  for (const auto& entry : counts)
+    by_count.emplace_back(entry.second, entry.first);
+  std::sort(by_count.rbegin(), by_count.rend());
+  for (uint64_t i = 0; i < 3; ++i) EXPECT_EQ(i, by_count[i].second);
+  for (size_t i = 0; i < 10; ++i) EXPECT_LT(by_count[i].second, 10u);
+  // Record 0 has the Zipfian's first probability.
+  EXPECT_NEAR(1.0 / Zeta(10000, 0.99), counts.at(0) / 200000.0, 0.005);
+}
+
+// latest with ordered inserts: recent records are the largest keys.
+TEST(YcsbGenerators, LatestWithOrderedInsertsReadsTheLargestKeys) {
+  const std::string text =
+      "recordcount=1000\ninsertorder=ordered\nrequestdistribution=latest";
+  const std::map<uint64_t, int> counts = DrawRequests(text, 100000, 200);
+  WorkloadSpec spec;
+  ASSERT_TRUE(ParseWith(text, &spec).ok());
+  const Workload workload(spec);
+  int newest = 0;
+  for (const auto& entry : counts) {
+    ASSERT_LE(entry.first, 1199u);
+    if (entry.first >= 1000) {
+      newest += entry.second;
+      EXPECT_GT(workload.Key(entry.first), workload.Key(999));
+    }
+  }
+  EXPECT_GT(newest, 100000 / 2);  // the 200 inserted records dominate
+  // The newest record is the most drawn one.
+  int most = 0;
+  for (const auto& entry : counts) most = std::max(most, entry.second);
+  EXPECT_EQ(most, counts.at(1199));
 }
 
 // ---------------------------------------------------------------------------

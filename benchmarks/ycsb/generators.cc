@@ -1,5 +1,6 @@
 #include "generators.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -143,6 +144,23 @@ SkewedLatestGenerator::SkewedLatestGenerator(const CounterGenerator* basis,
 uint64_t SkewedLatestGenerator::Next(Random* rng) {
   const uint64_t last = basis_->Last();
   return last - zipfian_.NextWithCount(rng, last + 1);
+}
+
+HotspotGenerator::HotspotGenerator(uint64_t min, uint64_t max,
+                                   double data_fraction, double op_fraction)
+    : min_(min), items_(max - min + 1), op_fraction_(op_fraction) {
+  const double hot = std::floor(static_cast<double>(items_) * data_fraction);
+  // YCSB would divide by zero with an empty hot set: keep one number.
+  hot_count_ =
+      std::min(items_, std::max<uint64_t>(1, static_cast<uint64_t>(hot)));
+}
+
+uint64_t HotspotGenerator::Next(Random* rng) {
+  const uint64_t cold = items_ - hot_count_;
+  if (cold == 0 || rng->NextDouble() < op_fraction_) {
+    return min_ + rng->Uniform(hot_count_);
+  }
+  return min_ + hot_count_ + rng->Uniform(cold);
 }
 
 void DiscreteGenerator::Add(int choice, double weight) {

@@ -1,8 +1,8 @@
 // Number generators of YCSB's core workload, with YCSB's definitions:
 // counter, uniform, Zipfian (Gray et al., "Quickly generating
-// billion-record synthetic databases", SIGMOD'94), scrambled Zipfian and
-// skewed-latest. Every client thread owns its generators and its Random;
-// only the insert counter is shared.
+// billion-record synthetic databases", SIGMOD'94), scrambled Zipfian,
+// skewed-latest and hotspot. Every client thread owns its generators and its
+// Random; only the insert counter is shared.
 #ifndef LEVELDB_BENCHMARKS_YCSB_GENERATORS_H_
 #define LEVELDB_BENCHMARKS_YCSB_GENERATORS_H_
 
@@ -137,6 +137,25 @@ class SkewedLatestGenerator : public NumberGenerator {
  private:
   const CounterGenerator* const basis_;
   ZipfianGenerator zipfian_;
+};
+
+// YCSB's hotspot distribution over [min, max]: the lowest
+// floor(items * data_fraction) numbers (at least one) form the hot set and
+// get a share op_fraction of the draws; numbers are uniform within the hot
+// set and within the rest. data_fraction in (0, 1], op_fraction in [0, 1].
+class HotspotGenerator : public NumberGenerator {
+ public:
+  HotspotGenerator(uint64_t min, uint64_t max, double data_fraction,
+                   double op_fraction);
+  uint64_t Next(Random* rng) override;
+
+  uint64_t hot_count() const { return hot_count_; }
+
+ private:
+  const uint64_t min_;
+  const uint64_t items_;
+  const double op_fraction_;
+  uint64_t hot_count_;
 };
 
 // Picks one of several choices with probability proportional to its weight.

@@ -19,6 +19,10 @@ Workload::Workload(const WorkloadSpec& spec)
     latest_zetan_ = ZetaApproximate(static_cast<uint64_t>(spec_.record_count),
                                     spec_.zipfian_constant);
   }
+  if (spec_.request_distribution == Distribution::kOrderedZipfian) {
+    ordered_zetan_ = ZetaApproximate(static_cast<uint64_t>(spec_.record_count),
+                                     spec_.zipfian_constant);
+  }
   if (spec_.scan_length_distribution == Distribution::kZipfian) {
     scan_zetan_ = ZetaApproximate(static_cast<uint64_t>(spec_.max_scan_length),
                                   spec_.zipfian_constant);
@@ -48,6 +52,15 @@ std::unique_ptr<NumberGenerator> Workload::NewKeyChooser() const {
     case Distribution::kLatest:
       return std::make_unique<SkewedLatestGenerator>(
           &insert_sequence_, spec_.zipfian_constant, latest_zetan_);
+    case Distribution::kHotspot:
+      // As YCSB: over the loaded records; inserted ones are never read.
+      return std::make_unique<HotspotGenerator>(0, records - 1,
+                                                spec_.hotspot_data_fraction,
+                                                spec_.hotspot_opn_fraction);
+    case Distribution::kOrderedZipfian:
+      // Record 0 the hottest; with insertorder=ordered a hot key range.
+      return std::make_unique<ZipfianGenerator>(
+          0, records - 1, spec_.zipfian_constant, ordered_zetan_);
   }
   return nullptr;
 }

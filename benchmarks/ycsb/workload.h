@@ -41,6 +41,7 @@ class Workload {
   std::vector<std::string> field_names_;
   double item_space_zetan_ = 0;  // for scrambled Zipfian request keys
   double latest_zetan_ = 0;      // Zeta(recordcount) for "latest"
+  double ordered_zetan_ = 0;     // Zeta(recordcount) for "orderedzipfian"
   double scan_zetan_ = 0;        // Zeta(maxscanlength) for zipfian scans
 };
 

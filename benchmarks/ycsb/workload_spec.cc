@@ -8,23 +8,64 @@ namespace {
 
 constexpr int64_t kMaxCount = int64_t{1} << 40;
 
+// Request keys may use every distribution; scan lengths only the first two.
 leveldb::Status ParseDistribution(const Properties& props,
-                                  const std::string& key, bool allow_latest,
+                                  const std::string& key, bool for_requests,
                                   Distribution* result) {
   const std::string name = props.GetString(key, DistributionName(*result));
-  if (name == "uniform") {
-    *result = Distribution::kUniform;
-  } else if (name == "zipfian") {
-    *result = Distribution::kZipfian;
-  } else if (name == "latest" && allow_latest) {
-    *result = Distribution::kLatest;
-  } else {
-    return leveldb::Status::InvalidArgument(
-        "property " + key, "unsupported distribution '" + name +
-                               "' (supported: uniform, zipfian" +
-                               (allow_latest ? ", latest)" : ")"));
+  const Distribution all[] = {Distribution::kUniform, Distribution::kZipfian,
+                              Distribution::kLatest, Distribution::kHotspot,
+                              Distribution::kOrderedZipfian};
+  const size_t allowed = for_requests ? 5 : 2;
+  std::string names;
+  for (size_t i = 0; i < allowed; ++i) {
+    if (name == DistributionName(all[i])) {
+      *result = all[i];
+      return leveldb::Status::OK();
+    }
+    names += (i == 0 ? "" : ", ") + std::string(DistributionName(all[i]));
   }
-  return leveldb::Status::OK();
+  return leveldb::Status::InvalidArgument(
+      "property " + key,
+      "unsupported distribution '" + name + "' (supported: " + names + ")");
+}
+
+leveldb::Status ParseHotspot(const Properties& props, WorkloadSpec* spec) {
+  leveldb::Status s =
+      props.GetDouble("hotspotdatafraction", spec->hotspot_data_fraction, 0.0,
+                      1.0, &spec->hotspot_data_fraction);
+  if (s.ok() && spec->hotspot_data_fraction <= 0.0) {
+    s = leveldb::Status::InvalidArgument(
+        "property hotspotdatafraction",
+        "expected a number in (0, 1], got '" +
+            props.GetString("hotspotdatafraction", "") + "'");
+  }
+  if (s.ok()) {
+    s = props.GetDouble("hotspotopnfraction", spec->hotspot_opn_fraction, 0.0,
+                        1.0, &spec->hotspot_opn_fraction);
+  }
+  return s;
+}
+
+int DecimalDigits(uint64_t value) {
+  int digits = 1;
+  for (; value >= 10; value /= 10) ++digits;
+  return digits;
+}
+
+// Ordered keys are the record number padded to zeropadding digits: they
+// sort in number order only if every number the run can reach fits.
+leveldb::Status CheckOrderedPadding(const WorkloadSpec& spec) {
+  if (!spec.ordered_inserts) return leveldb::Status::OK();
+  const uint64_t largest =
+      static_cast<uint64_t>(spec.record_count + spec.operation_count);
+  const int needed = DecimalDigits(largest);
+  if (spec.zero_padding >= needed) return leveldb::Status::OK();
+  return leveldb::Status::InvalidArgument(
+      "property zeropadding",
+      "insertorder=ordered needs at least " + std::to_string(needed) +
+          " digits so that keys sort in record-number order, got " +
+          std::to_string(spec.zero_padding));
 }
 
 leveldb::Status ParseProportions(const Properties& props, WorkloadSpec* spec) {
@@ -132,6 +173,10 @@ const char* DistributionName(Distribution distribution) {
       return "zipfian";
     case Distribution::kLatest:
       return "latest";
+    case Distribution::kHotspot:
+      return "hotspot";
+    case Distribution::kOrderedZipfian:
+      return "orderedzipfian";
   }
   return "?";
 }
@@ -156,6 +201,8 @@ leveldb::Status ParseWorkloadSpec(const Properties& props, WorkloadSpec* spec) {
     s = props.GetDouble("status.interval", spec->status_interval, 0.0, 1e6,
                         &spec->status_interval);
   }
+  if (s.ok()) s = ParseHotspot(props, spec);
+  if (s.ok()) s = CheckOrderedPadding(*spec);
   return s;
 }
 
@@ -169,7 +216,10 @@ std::string DescribeWorkload(const WorkloadSpec& spec) {
       << " scan=" << spec.scan_proportion
       << " rmw=" << spec.read_modify_write_proportion
       << " distribution=" << DistributionName(spec.request_distribution);
-  if (spec.request_distribution != Distribution::kUniform) {
+  if (spec.request_distribution == Distribution::kHotspot) {
+    out << "(" << spec.hotspot_data_fraction << "," << spec.hotspot_opn_fraction
+        << ")";
+  } else if (spec.request_distribution != Distribution::kUniform) {
     out << "(" << spec.zipfian_constant << ")";
   }
   out << " fields=" << spec.field_count << "x" << spec.field_length

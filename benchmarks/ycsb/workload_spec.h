@@ -11,7 +11,15 @@
 
 namespace ycsb {
 
-enum class Distribution { kUniform, kZipfian, kLatest };
+// kOrderedZipfian (requestdistribution=orderedzipfian) is an extension: a
+// Zipfian over record numbers without scrambling, record 0 the hottest.
+enum class Distribution {
+  kUniform,
+  kZipfian,
+  kLatest,
+  kHotspot,
+  kOrderedZipfian
+};
 
 const char* DistributionName(Distribution distribution);
 
@@ -33,16 +41,20 @@ struct WorkloadSpec {
   bool write_all_fields = false;  // writeallfields
   bool ordered_inserts = false;   // insertorder=ordered
   // Extensions.
-  double zipfian_constant = 0.99;     // zipfianconstant, in (0, 1)
-  double zero_lookup_proportion = 0;  // zerolookupproportion: absent reads
-  int64_t zero_padding = 20;          // zeropadding: digits of a key number
-  int64_t seed = 0;                   // seed: varies all random streams
-  double status_interval = 10;        // status.interval: progress seconds
+  double hotspot_data_fraction = 0.2;  // hotspotdatafraction, in (0, 1]
+  double hotspot_opn_fraction = 0.8;   // hotspotopnfraction, in [0, 1]
+  double zipfian_constant = 0.99;      // zipfianconstant, in (0, 1)
+  double zero_lookup_proportion = 0;   // zerolookupproportion: absent reads
+  int64_t zero_padding = 20;           // zeropadding: digits of a key number
+  int64_t seed = 0;                    // seed: varies all random streams
+  double status_interval = 10;         // status.interval: progress seconds
 };
 
 // Reads every workload property of `props`, applying YCSB's defaults for
-// missing ones. Unsupported values (e.g. requestdistribution=hotspot) and
-// out-of-range numbers give InvalidArgument naming the property.
+// missing ones. Unsupported values (e.g. requestdistribution=exponential)
+// and out-of-range numbers give InvalidArgument naming the property, and so
+// does insertorder=ordered with a zeropadding too narrow for the largest
+// record number (its keys would not sort in number order).
 leveldb::Status ParseWorkloadSpec(const Properties& props, WorkloadSpec* spec);
 
 // One-line summary for reports.
