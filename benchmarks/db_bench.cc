@@ -1709,16 +1709,25 @@ class Benchmark {
     KeyBuffer key;
     LookupCounts counts;
     for (int64_t i = 0; i < reads_; i++) {
-      const zipf_keys::ZipfLookup lookup =
-          zipf_keys::NextLookup(draw, FLAGS.zero_lookup_ratio, &thread->rng64);
-      const bool absent = lookup.absent;
-      Status s = db_->Get(
-          options, key.Set(lookup.key, absent ? zipf_keys::kAbsentSuffix : ""),
-          &value);
-      counts.Add(s, absent);
-      thread->stats.FinishedOps(1);
+      LookupOnce(draw, options, thread, &key, &value, &counts);
     }
     AddLookupCounts(counts);
+  }
+
+  // One lookup of readzipf or readlatest: a key from `draw` (or the absent
+  // key next to it), its Get, counted.
+  template <typename Draw>
+  void LookupOnce(const Draw& draw, const leveldb::ReadOptions& options,
+                  ThreadState* thread, KeyBuffer* key, std::string* value,
+                  LookupCounts* counts) {
+    const zipf_keys::ZipfLookup lookup =
+        zipf_keys::NextLookup(draw, FLAGS.zero_lookup_ratio, &thread->rng64);
+    Status s = db_->Get(
+        options,
+        key->Set(lookup.key, lookup.absent ? zipf_keys::kAbsentSuffix : ""),
+        value);
+    counts->Add(s, lookup.absent);
+    thread->stats.FinishedOps(1);
   }
 
   // --reads operations on time-ordered keys: a share --insert_ratio of them
@@ -1752,14 +1761,7 @@ class Benchmark {
         recency.Extend(count);
         return count - 1 - recency.Rank(r->NextDouble());
       };
-      const zipf_keys::ZipfLookup lookup =
-          zipf_keys::NextLookup(draw, FLAGS.zero_lookup_ratio, rng);
-      Status s = db_->Get(
-          options,
-          key.Set(lookup.key, lookup.absent ? zipf_keys::kAbsentSuffix : ""),
-          &value);
-      counts.Add(s, lookup.absent);
-      thread->stats.FinishedOps(1);
+      LookupOnce(draw, options, thread, &key, &value, &counts);
     }
     AddLookupCounts(counts);
     latest_inserts_ += inserts;
