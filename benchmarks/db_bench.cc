@@ -117,6 +117,7 @@ struct Flags {
   int64_t bf_memory_budget_bytes = 0;
   int64_t bf_lifetime = 0;
   int64_t bf_initial_units = 1;
+  bool bf_inherit_hotness = false;
   std::string bf_unit_kind = "bloom";  // "bloom" or "ribbon"
   // I/O and read behaviour.
   bool direct_io = false;    // read table files with O_DIRECT
@@ -184,10 +185,10 @@ const std::vector<FlagSpec>& FlagTable() {
       {"db", FlagType::kString, &FLAGS.db, 0, "database directory"},
       {"elastic_bf", FlagType::kBool, &FLAGS.elastic_bf, 0,
        "use ElasticBF filters (fork only; excludes --bloom_bits)"},
-      {"bf_bits_per_unit", FlagType::kInt, &FLAGS.bf_bits_per_unit, 1,
-       "ElasticFilterOptions::bits_per_unit"},
-      {"bf_units", FlagType::kInt, &FLAGS.bf_units, 1,
-       "ElasticFilterOptions::units_per_segment"},
+      {"bf_bits_per_unit", FlagType::kInt, &FLAGS.bf_bits_per_unit, 0,
+       "ElasticFilterOptions::bits_per_unit (0: from the budget)"},
+      {"bf_units", FlagType::kInt, &FLAGS.bf_units, 0,
+       "ElasticFilterOptions::units_per_segment (0: from the budget)"},
       {"bf_segment_bytes", FlagType::kInt, &FLAGS.bf_segment_bytes, 0,
        "ElasticFilterOptions::segment_bytes (0: one unit per 4 KiB page)"},
       {"bf_memory_bits_per_key", FlagType::kDouble,
@@ -199,6 +200,8 @@ const std::vector<FlagSpec>& FlagTable() {
        "ElasticFilterOptions::lifetime in Gets (0: automatic)"},
       {"bf_initial_units", FlagType::kInt, &FLAGS.bf_initial_units, 0,
        "ElasticFilterOptions::initial_units"},
+      {"bf_inherit_hotness", FlagType::kBool, &FLAGS.bf_inherit_hotness, 0,
+       "ElasticFilterOptions::inherit_hotness"},
       {"bf_unit_kind", FlagType::kString, &FLAGS.bf_unit_kind, 0,
        "ElasticFilterOptions::unit_kind: bloom or ribbon"},
       {"direct_io", FlagType::kBool, &FLAGS.direct_io, 0,
@@ -345,6 +348,7 @@ leveldb::ElasticFilterOptions ElasticOptionsFromFlags() {
       static_cast<size_t>(FLAGS.bf_memory_budget_bytes);
   options.lifetime = static_cast<uint64_t>(FLAGS.bf_lifetime);
   options.initial_units = to_int(FLAGS.bf_initial_units);
+  options.inherit_hotness = FLAGS.bf_inherit_hotness;
   options.unit_kind = FLAGS.bf_unit_kind == "ribbon"
                           ? leveldb::ElasticFilterOptions::UnitKind::kRibbon
                           : leveldb::ElasticFilterOptions::UnitKind::kBloom;
@@ -412,6 +416,7 @@ void ParseFlags(int argc, char** argv) {
       static_cast<int64_t>(elastic_defaults.memory_budget_bytes);
   FLAGS.bf_lifetime = static_cast<int64_t>(elastic_defaults.lifetime);
   FLAGS.bf_initial_units = elastic_defaults.initial_units;
+  FLAGS.bf_inherit_hotness = elastic_defaults.inherit_hotness;
   FLAGS.bf_unit_kind = elastic_defaults.unit_kind ==
                                leveldb::ElasticFilterOptions::UnitKind::kRibbon
                            ? "ribbon"
@@ -2272,15 +2277,21 @@ class Benchmark {
   static std::string FilterDescription() {
     char text[256];
     if (FLAGS.elastic_bf) {
+      // 0: chosen from the budget ("leveldb.elasticbf" shows the choice).
+      auto shape = [](int64_t v) {
+        return v == 0 ? std::string("auto") : std::to_string(v);
+      };
       std::snprintf(text, sizeof(text),
-                    "ElasticBF: %" PRId64 " %s units x %" PRId64
-                    " bits/key, segment_bytes %" PRId64
-                    ", memory %.2f bits/key, budget %" PRId64
-                    " bytes, lifetime %" PRId64 ", initial units %" PRId64,
-                    FLAGS.bf_units, FLAGS.bf_unit_kind.c_str(),
-                    FLAGS.bf_bits_per_unit, FLAGS.bf_segment_bytes,
-                    FLAGS.bf_memory_bits_per_key, FLAGS.bf_memory_budget_bytes,
-                    FLAGS.bf_lifetime, FLAGS.bf_initial_units);
+                    "ElasticBF: %s %s units x %s bits/key, segment_bytes "
+                    "%" PRId64 ", memory %.2f bits/key, budget %" PRId64
+                    " bytes, lifetime %" PRId64 ", initial units %" PRId64
+                    ", inherit hotness %d",
+                    shape(FLAGS.bf_units).c_str(), FLAGS.bf_unit_kind.c_str(),
+                    shape(FLAGS.bf_bits_per_unit).c_str(),
+                    FLAGS.bf_segment_bytes, FLAGS.bf_memory_bits_per_key,
+                    FLAGS.bf_memory_budget_bytes, FLAGS.bf_lifetime,
+                    FLAGS.bf_initial_units,
+                    static_cast<int>(FLAGS.bf_inherit_hotness));
     } else if (FLAGS.bloom_bits >= 0) {
       std::snprintf(text, sizeof(text), "Bloom, %" PRId64 " bits/key",
                     FLAGS.bloom_bits);

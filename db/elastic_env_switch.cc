@@ -187,7 +187,8 @@ Status DecideElasticEnvSwitch(const char* value,
       "ElasticBF: " + variable + " applied in place of " +
       (user_policy != nullptr ? "the built-in Bloom filter policy"
                               : "no filter policy") +
-      "; effective options: " + ElasticOptionsString(setting.options);
+      "; effective options: " +
+      ElasticOptionsString(ResolveElasticShape(setting.options));
   return Status::OK();
 }
 

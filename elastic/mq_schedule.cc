@@ -8,6 +8,7 @@
 
 #include "leveldb/env.h"
 #include "leveldb/slice.h"
+#include "table/elastic/elastic_filter_policy.h"
 #include "table/elastic/filter_group.h"
 #include "table/elastic/filter_unit.h"
 #include "util/io_stats.h"
@@ -133,16 +134,23 @@ struct GroupsHolder {
   }
 };
 
+// The options with an automatic unit shape resolved, as the policy holds
+// them, whoever built them.
+MQScheduleOptions WithResolvedShape(MQScheduleOptions options) {
+  options.elastic = ResolveElasticShape(options.elastic);
+  return options;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
 
 MQSchedule::MQSchedule(const MQScheduleOptions& options)
-    : options_(options),
-      ring_(options.ring_capacity),
+    : options_(WithResolvedShape(options)),
+      ring_(options_.ring_capacity),
       wake_threshold_(std::max<size_t>(ring_.capacity() / 8, 1)),
       loads_done_(&mu_),
-      mq_(QueueOptions(options)),
+      mq_(QueueOptions(options_)),
       wake_cv_(&wake_mu_) {
   {
     MutexLock l(&mu_);
@@ -982,6 +990,11 @@ std::string MQSchedule::StatsString() const {
   counter("unit_budget_bytes", st.mq.budget_bytes);
   counter("memory_reserved_bytes", st.mq.used_bytes);
   line(std::snprintf(buf, sizeof(buf), "memory_bits_per_key: %.2f\n", per_key));
+  // The unit shape new tables are written with (resolved when automatic).
+  counter("bits_per_unit",
+          static_cast<uint64_t>(options_.elastic.bits_per_unit));
+  counter("units_per_segment",
+          static_cast<uint64_t>(options_.elastic.units_per_segment));
   counter("tables_attached", st.attached_tables);
   counter("keys_attached", st.attached_keys);
   counter("segment_locator_bytes", st.locator_bytes);

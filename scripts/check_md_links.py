@@ -8,6 +8,8 @@ import os, re, subprocess, sys
 root = sys.argv[1] if len(sys.argv) > 1 else '.'
 files = subprocess.run(['git', '-C', root, 'ls-files', '*.md'], capture_output=True, text=True).stdout.split()
 files += [f for f in subprocess.run(['git', '-C', root, 'ls-files', '--others', '--exclude-standard', '*.md'], capture_output=True, text=True).stdout.split()]
+if not files:
+    sys.exit(f'no Markdown files found through git in {root}')
 link_re = re.compile(r'!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^)\s]+)(?:\s+"[^"]*")?\)')
 def slugs(path):
     out = {}

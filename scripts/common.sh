@@ -8,9 +8,10 @@
 # python3-plyvel, a binding built against Debian's LevelDB, runs on them
 # (package_deb) and on the fork's shared library (interop_plyvel_elastic).
 # librocksdb-dev: RocksDB 7.8 for the side-by-side benchmark and its tests.
+# python3 and git run the docs_links test (scripts/check_md_links.py).
 LEVELDB_PACKAGES=(cmake ninja-build g++ clang libclang-rt-dev libsnappy-dev
   libgtest-dev libgmock-dev libbenchmark-dev libleveldb-dev pkg-config
-  make dpkg-dev file python3-plyvel librocksdb-dev)
+  make dpkg-dev file python3-plyvel librocksdb-dev python3 git)
 
 # Installs whatever of LEVELDB_PACKAGES is missing; touches apt only then.
 # Any apt failure aborts the caller.

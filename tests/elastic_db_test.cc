@@ -230,11 +230,11 @@ std::vector<BadCase> BadCases() {
     mutate(&c.options);
     cases.push_back(c);
   };
-  add("bits_per_unit", [](ElasticFilterOptions* o) { o->bits_per_unit = 0; });
+  add("bits_per_unit", [](ElasticFilterOptions* o) { o->bits_per_unit = -1; });
   add("bits_per_unit", [](ElasticFilterOptions* o) { o->bits_per_unit = 33; });
   add("bits_per_unit", [](ElasticFilterOptions* o) { o->bits_per_unit = -4; });
   add("units_per_segment",
-      [](ElasticFilterOptions* o) { o->units_per_segment = 0; });
+      [](ElasticFilterOptions* o) { o->units_per_segment = -1; });
   add("units_per_segment",
       [](ElasticFilterOptions* o) { o->units_per_segment = 17; });
   add("initial_units", [](ElasticFilterOptions* o) { o->initial_units = -1; });
@@ -471,6 +471,8 @@ TEST_F(ElasticDBTest, PropertyReportsMemoryHistogramAndActivity) {
 
 TEST_F(ElasticDBTest, AbsentKeysAreRejectedWithoutDataBlockReads) {
   ElasticFilterOptions eo;
+  eo.bits_per_unit = 4;
+  eo.units_per_segment = 6;
   eo.memory_bits_per_key = 16;  // room for four 4-bit units per segment
   eo.initial_units = 1;
   Options o = ElasticOptions(eo);
@@ -1049,6 +1051,7 @@ class ElasticCheckpointTest : public ElasticDBTest {
     ElasticFilterOptions eo;
     eo.segment_bytes = 16 << 10;
     eo.memory_bits_per_key = 8;
+    eo.inherit_hotness = true;
     Options o = ElasticOptions(eo);
     o.env = &fault_env_;
     o.write_buffer_size = 256 << 10;

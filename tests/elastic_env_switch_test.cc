@@ -188,7 +188,7 @@ const BadValue kBadValues[] = {
     {"=4", "=4"},
     {"bits_per_unit=99999999999", "bits_per_unit"},
     {"bits_per_unit=33", "bits_per_unit"},
-    {"bits_per_unit=0", "bits_per_unit"},
+    {"bits_per_unit=-1", "bits_per_unit"},
     {"units_per_segment=17", "units_per_segment"},
     {"units_per_segment=3,initial_units=4", "initial_units"},
     {"initial_units=-1", "initial_units"},
@@ -412,7 +412,14 @@ TEST_F(ElasticEnvSwitchDBTest, ReplacesTheBuiltinBloomPolicy) {
             log.find("LEVELDB_ELASTICBF=1 applied in place of the built-in "
                      "Bloom filter policy"))
       << log;
-  EXPECT_NE(std::string::npos, log.find(ElasticOptionsString(SwitchDefaults())))
+  // The log states the unit shape chosen for the budget.
+  EXPECT_NE(
+      std::string::npos,
+      log.find(ElasticOptionsString(ResolveElasticShape(SwitchDefaults()))))
+      << log;
+  EXPECT_NE(
+      std::string::npos,
+      log.find("effective options: bits_per_unit=1,units_per_segment=16,"))
       << log;
 }
 
@@ -498,11 +505,11 @@ TEST_F(ElasticEnvSwitchDBTest, InvalidValueLeavesAnExistingDatabaseAlone) {
   }
   ASSERT_EQ(1u, before.count("LOG"));
   {
-    ScopedElasticVariable var("units_per_segment=0");
+    ScopedElasticVariable var("units_per_segment=-1");
     const Status s = TryOpen(DefaultOptions());
     ASSERT_TRUE(s.IsInvalidArgument()) << s.ToString();
     EXPECT_NE(std::string::npos,
-              s.ToString().find("LEVELDB_ELASTICBF: units_per_segment is 0"))
+              s.ToString().find("LEVELDB_ELASTICBF: units_per_segment is -1"))
         << s.ToString();
   }
   std::map<std::string, std::string> after;

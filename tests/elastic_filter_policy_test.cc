@@ -54,14 +54,14 @@ void CheckField(ElasticFilterOptions o, T ElasticFilterOptions::*field,
 
 TEST(ElasticFilterOptionsTest, Defaults) {
   const ElasticFilterOptions o;
-  EXPECT_EQ(2, o.bits_per_unit);
-  EXPECT_EQ(12, o.units_per_segment);
+  EXPECT_EQ(0, o.bits_per_unit);  // automatic: 1 x 16 at 4 bits per key
+  EXPECT_EQ(0, o.units_per_segment);
   EXPECT_EQ(0u, o.segment_bytes);
   EXPECT_EQ(4.0, o.memory_bits_per_key);
   EXPECT_EQ(0u, o.memory_budget_bytes);
   EXPECT_EQ(0u, o.lifetime);
   EXPECT_EQ(1, o.initial_units);
-  EXPECT_TRUE(o.inherit_hotness);
+  EXPECT_FALSE(o.inherit_hotness);  // chosen by measurement
   EXPECT_EQ(ElasticFilterOptions::UnitKind::kRibbon, o.unit_kind);
   ExpectAccepted(o);
 }
@@ -70,7 +70,7 @@ TEST(ElasticFilterOptionsTest, UnitKind) {
   using Kind = ElasticFilterOptions::UnitKind;
   ElasticFilterOptions o;
   o.unit_kind = Kind::kRibbon;
-  ExpectAccepted(o);  // 4 x 6 = 24 planes
+  ExpectAccepted(o);  // 1 x 16 = 16 planes
   o.unit_kind = static_cast<Kind>(2);
   ExpectRejected(o, "unit_kind", "2");
   o.unit_kind = static_cast<Kind>(-1);
@@ -90,14 +90,73 @@ TEST(ElasticFilterOptionsTest, UnitKind) {
 
 TEST(ElasticFilterOptionsTest, BitsPerUnit) {
   CheckField(ElasticFilterOptions(), &ElasticFilterOptions::bits_per_unit,
-             "bits_per_unit", {1, 2, 31, 32}, {0, -1, 33, 1000});
+             "bits_per_unit", {0, 1, 2, 31, 32}, {-1, 33, 1000});
 }
 
 TEST(ElasticFilterOptionsTest, UnitsPerSegment) {
   ElasticFilterOptions o;
   o.initial_units = 0;
   CheckField(o, &ElasticFilterOptions::units_per_segment, "units_per_segment",
-             {1, 2, 15, 16}, {0, -3, 17, 64});
+             {0, 1, 2, 15, 16}, {-3, 17, 64});
+}
+
+TEST(ElasticFilterOptionsTest, AutomaticShapeFollowsTheBudget) {
+  using Kind = ElasticFilterOptions::UnitKind;
+  struct Case {
+    Kind kind;
+    double budget_bits;
+    int bits_per_unit;
+    int units;
+  };
+  // Ribbon: one plane per unit while 16 units cover the budget plus one.
+  // Bloom: half the budget per unit, at least 1. Both in [1, 8] bits, with
+  // 24 bits per key on disk or the budget plus one unit, at most 16 units.
+  const Case cases[] = {
+      {Kind::kRibbon, 0, 1, 16},   {Kind::kRibbon, 4, 1, 16},
+      {Kind::kRibbon, 15, 1, 16},  {Kind::kRibbon, 15.5, 2, 12},
+      {Kind::kRibbon, 16, 2, 12},  {Kind::kRibbon, 30, 2, 16},
+      {Kind::kRibbon, 40, 3, 15},  {Kind::kRibbon, 1e6, 8, 16},
+      {Kind::kBloom, 0, 1, 16},    {Kind::kBloom, 1, 1, 16},
+      {Kind::kBloom, 3.99, 1, 16}, {Kind::kBloom, 4, 2, 12},
+      {Kind::kBloom, 6, 3, 8},     {Kind::kBloom, 8, 4, 6},
+      {Kind::kBloom, 12, 6, 4},    {Kind::kBloom, 16, 8, 3},
+      {Kind::kBloom, 30, 8, 5},    {Kind::kBloom, 1e6, 8, 16},
+  };
+  for (const Case& c : cases) {
+    ElasticFilterOptions o;
+    o.unit_kind = c.kind;
+    o.memory_bits_per_key = c.budget_bits;
+    const ElasticFilterOptions r = ResolveElasticShape(o);
+    const int kind = static_cast<int>(c.kind);
+    EXPECT_EQ(c.bits_per_unit, r.bits_per_unit) << kind << " " << c.budget_bits;
+    EXPECT_EQ(c.units, r.units_per_segment) << kind << " " << c.budget_bits;
+    ExpectAccepted(o);
+  }
+  // A budget in bytes has no per-key size when tables are written: the
+  // shape of 4 bits per key.
+  ElasticFilterOptions bytes;
+  bytes.memory_bits_per_key = 20;
+  bytes.memory_budget_bytes = 1 << 20;
+  EXPECT_EQ(1, ResolveElasticShape(bytes).bits_per_unit);
+  EXPECT_EQ(16, ResolveElasticShape(bytes).units_per_segment);
+  bytes.unit_kind = Kind::kBloom;
+  EXPECT_EQ(2, ResolveElasticShape(bytes).bits_per_unit);
+  EXPECT_EQ(12, ResolveElasticShape(bytes).units_per_segment);
+  // A value given is kept; the other one follows it.
+  ElasticFilterOptions given;
+  given.bits_per_unit = 5;
+  EXPECT_EQ(5, ResolveElasticShape(given).bits_per_unit);
+  EXPECT_EQ(5, ResolveElasticShape(given).units_per_segment);
+  given.bits_per_unit = 0;
+  given.units_per_segment = 3;
+  EXPECT_EQ(1, ResolveElasticShape(given).bits_per_unit);
+  EXPECT_EQ(3, ResolveElasticShape(given).units_per_segment);
+  // Invalid values pass through to validation.
+  given.bits_per_unit = -2;
+  given.units_per_segment = 0;
+  EXPECT_EQ(-2, ResolveElasticShape(given).bits_per_unit);
+  EXPECT_EQ(0, ResolveElasticShape(given).units_per_segment);
+  ExpectRejected(given, "bits_per_unit", "-2");
 }
 
 TEST(ElasticFilterOptionsTest, InitialUnits) {
@@ -105,7 +164,14 @@ TEST(ElasticFilterOptionsTest, InitialUnits) {
   o.units_per_segment = 6;
   CheckField(o, &ElasticFilterOptions::initial_units, "initial_units",
              {0, 1, 5, 6}, {-1, 7, 100});
-  // The upper bound follows units_per_segment.
+  // The upper bound follows units_per_segment, automatic ones included.
+  o.units_per_segment = 0;  // 12 Bloom units at 4 bits per key
+  o.unit_kind = ElasticFilterOptions::UnitKind::kBloom;
+  o.initial_units = 12;
+  ExpectAccepted(o);
+  o.initial_units = 13;
+  ExpectRejected(o, "initial_units", "13");
+  o.unit_kind = ElasticFilterOptions::UnitKind::kRibbon;
   o.units_per_segment = 16;
   o.initial_units = 16;
   ExpectAccepted(o);
@@ -140,7 +206,7 @@ TEST(ElasticFilterOptionsTest, UncheckedFieldsAcceptAnyValue) {
   ElasticFilterOptions o;
   o.memory_budget_bytes = std::numeric_limits<size_t>::max();
   o.lifetime = std::numeric_limits<uint64_t>::max();
-  o.inherit_hotness = false;
+  o.inherit_hotness = true;
   ExpectAccepted(o);
 }
 
@@ -156,6 +222,14 @@ TEST(ElasticFilterPolicyTest, NameAndOptions) {
   EXPECT_EQ(5, elastic->options().bits_per_unit);
   EXPECT_EQ(3, elastic->options().units_per_segment);
   EXPECT_EQ(777u, elastic->options().lifetime);
+  // The policy holds the automatic shape resolved.
+  std::unique_ptr<const FilterPolicy> automatic(
+      NewElasticFilterPolicy(ElasticFilterOptions()));
+  elastic = AsElasticPolicy(automatic.get(), nullptr);
+  ASSERT_NE(nullptr, elastic);
+  EXPECT_EQ(1, elastic->options().bits_per_unit);
+  EXPECT_EQ(16, elastic->options().units_per_segment);
+  EXPECT_EQ(32768, elastic->keys_per_segment());
 }
 
 TEST(ElasticFilterPolicyTest, KeysPerSegment) {
@@ -171,8 +245,6 @@ TEST(ElasticFilterPolicyTest, KeysPerSegment) {
     EXPECT_TRUE(policy.SegmentComplete(c.second, 0));
   }
   // Out-of-range widths never divide by zero.
-  o.bits_per_unit = 0;
-  EXPECT_EQ(32768, ElasticFilterPolicy(o).keys_per_segment());
   o.bits_per_unit = -7;
   EXPECT_EQ(32768, ElasticFilterPolicy(o).keys_per_segment());
   o.bits_per_unit = 1000;
@@ -211,7 +283,7 @@ TEST(ElasticFilterPolicyTest, StandardPolicyFallback) {
   EXPECT_FALSE(policy.KeyMayMatch("anything", empty));
   EXPECT_TRUE(policy.KeyMayMatch("anything", "garbage"));
   // Invalid options must not break it either.
-  o.bits_per_unit = 0;
+  o.bits_per_unit = -1;
   ElasticFilterPolicy degenerate(o);
   std::string f;
   degenerate.CreateFilter(keys.data(), static_cast<int>(keys.size()), &f);

@@ -299,7 +299,9 @@ TEST_F(ElasticTableTest, StandardPolicyTablesCarryNoElasticBlocks) {
 
 TEST_F(ElasticTableTest, GetPathCountsWhatItDoes) {
   ElasticFilterOptions eo;
-  eo.initial_units = 6;  // the full group: nearly every absent key rejected
+  eo.bits_per_unit = 2;
+  eo.units_per_segment = 12;
+  eo.initial_units = 12;  // the full group: nearly every absent key rejected
   UseElastic(eo);
   write_options_.filter_policy = internal_elastic_.get();
   read_options_.filter_policy = internal_elastic_.get();

@@ -70,6 +70,14 @@ ElasticFilterOptions FourBySixOptions(ElasticFilterOptions::UnitKind kind) {
   return eo;
 }
 
+// Two-plane Ribbon units: segments of 16384 keys.
+ElasticFilterOptions TwoPlaneOptions() {
+  ElasticFilterOptions eo;
+  eo.bits_per_unit = 2;
+  eo.units_per_segment = 12;
+  return eo;
+}
+
 ElasticFilterOptions BloomUnitOptions() {
   return FourBySixOptions(ElasticFilterOptions::UnitKind::kBloom);
 }
@@ -274,8 +282,7 @@ TEST_F(FilterGroupTest, UnitsAreStoredUnitMajorAsCheckedBlocks) {
 }
 
 TEST_F(FilterGroupTest, EveryKeyPassesEveryUnitOfItsSegment) {
-  ElasticFilterOptions eo;  // 4 bits x 6 units
-  UsePolicy(eo);
+  UsePolicy(TwoPlaneOptions());
   const KVVector kvs = test::MakeEntries(20000, 40);
   const std::string file = Build(kvs);
   ElasticIndex index;
@@ -384,6 +391,23 @@ TEST_F(FilterGroupTest, InternalKeysAreHashedAsUserKeysOncePerUserKey) {
                                   &consulted));
     }
   }
+}
+
+TEST_F(FilterGroupTest, TablesGetTheAutomaticShapeOfTheirBudget) {
+  const KVVector kvs = test::MakeEntries(40000, 20);
+  ElasticFilterOptions eo;  // Ribbon, shape from 4 bits per key
+  UsePolicy(eo);
+  ElasticIndex index;
+  ASSERT_TRUE(test::ReadElasticIndexOf(Build(kvs), &index).ok());
+  EXPECT_EQ(1, index.bits_per_unit());
+  EXPECT_EQ(16, index.units_per_segment());
+  EXPECT_EQ(2u, index.num_segments());  // 32768 keys per 1-plane segment
+  eo.memory_bits_per_key = 20;
+  UsePolicy(eo);
+  ASSERT_TRUE(test::ReadElasticIndexOf(Build(kvs), &index).ok());
+  EXPECT_EQ(2, index.bits_per_unit());
+  EXPECT_EQ(12, index.units_per_segment());
+  EXPECT_EQ(3u, index.num_segments());  // 16384 keys per 2-plane segment
 }
 
 TEST_F(FilterGroupTest, EmptyTableHasNoElasticIndex) {
@@ -597,7 +621,7 @@ TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
 }
 
 TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
-  UsePolicy(ElasticFilterOptions());
+  UsePolicy(TwoPlaneOptions());
   const KVVector kvs = test::MakeEntries(60000, 20);
   std::string file = Build(kvs);
   ElasticIndex index;

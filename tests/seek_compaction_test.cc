@@ -58,6 +58,8 @@ class SeekCompactionTest : public testing::TestWithParam<FilterKind> {
         break;
       case FilterKind::kElastic: {
         ElasticFilterOptions eo;
+        eo.bits_per_unit = 2;
+        eo.units_per_segment = 12;
         eo.initial_units = eo.units_per_segment;  // all 24 bits per key
         eo.memory_budget_bytes = 64 << 20;
         policy_.reset(NewElasticFilterPolicy(eo));

@@ -188,7 +188,7 @@ TEST_F(YcsbBindingTest, BadSettingsAreReported) {
   const std::vector<std::pair<std::string, std::string>> bad = {
       {"leveldb.elastic_bf", "maybe"}, {"leveldb.cache_size", "big"},
       {"leveldb.bloom_bits", "-7"},    {"leveldb.compression", "lz4"},
-      {"leveldb.bf_units", "0"},       {"leveldb.bf_memory_bits_per_key", "x"},
+      {"leveldb.bf_units", "-1"},      {"leveldb.bf_memory_bits_per_key", "x"},
       {"leveldb.bf_unit_kind", "xor"},
   };
   for (const auto& entry : bad) {
@@ -279,7 +279,7 @@ TEST_F(YcsbBindingTest, SummaryShowsTheEffectiveSettings) {
   props_.SetProperty("leveldb.cache_size", "0");
   ASSERT_TRUE(LevelDB::CheckSettings(props_, &summary, &error)) << error;
   EXPECT_NE(std::string::npos,
-            summary.find("filter=ElasticBF (12 ribbon units x 2"))
+            summary.find("filter=ElasticBF (auto ribbon units x auto"))
       << summary;
   EXPECT_NE(std::string::npos, summary.find("memory 3.5 bits/key")) << summary;
   EXPECT_NE(std::string::npos, summary.find("inherit_hotness off")) << summary;
@@ -290,7 +290,8 @@ TEST_F(YcsbBindingTest, SummaryShowsTheEffectiveSettings) {
   props_.SetProperty("leveldb.bf_unit_kind", "bloom");
   ASSERT_TRUE(LevelDB::CheckSettings(props_, &summary, &error)) << error;
   EXPECT_NE(std::string::npos, summary.find("memory 65536 bytes")) << summary;
-  EXPECT_NE(std::string::npos, summary.find("12 bloom units x 2")) << summary;
+  EXPECT_NE(std::string::npos, summary.find("auto bloom units x auto"))
+      << summary;
 }
 
 // The factory's Create(props) ends the program on a bad setting or a failed

@@ -21,6 +21,7 @@
 #include "benchmarks/ycsb/workload.h"
 #include "benchmarks/ycsb/workload_spec.h"
 #include "gtest/gtest.h"
+#include "leveldb/elastic_filter.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "tests/test_util.h"
@@ -310,6 +311,21 @@ TEST(YcsbWorkloadSpec, ShippedWorkloadsHaveTheStandardMixes) {
   }
 }
 
+TEST(YcsbEngineSpec, DefaultsAreTheLibrarysDefaults) {
+  // Unset leveldb.bf_* settings must mean ElasticFilterOptions' defaults.
+  const EngineSpec spec;
+  const leveldb::ElasticFilterOptions lib;
+  EXPECT_EQ(lib.bits_per_unit, spec.bf_bits_per_unit);
+  EXPECT_EQ(lib.units_per_segment, spec.bf_units);
+  EXPECT_DOUBLE_EQ(lib.memory_bits_per_key, spec.bf_memory_bits_per_key);
+  EXPECT_EQ(lib.memory_budget_bytes,
+            static_cast<size_t>(spec.bf_memory_budget_bytes));
+  EXPECT_EQ(lib.segment_bytes, static_cast<size_t>(spec.bf_segment_bytes));
+  EXPECT_EQ(lib.lifetime, static_cast<uint64_t>(spec.bf_lifetime));
+  EXPECT_EQ(lib.initial_units, spec.bf_initial_units);
+  EXPECT_EQ(lib.inherit_hotness, spec.bf_inherit_hotness);
+}
+
 TEST(YcsbEngineSpec, ReadsSettings) {
   EngineSpec spec;
   ASSERT_TRUE(ParseWith("leveldb.dbpath=/tmp/x\n"
@@ -359,7 +375,7 @@ TEST(YcsbEngineSpec, BadSettingsGiveClearErrors) {
       {"leveldb.direct_io=2", "leveldb.direct_io"},
       {"leveldb.elastic_bf=true\nleveldb.bloom_bits=10", "mutually exclusive"},
       // Checked by the library's own validation.
-      {"leveldb.elastic_bf=true\nleveldb.bf_bits_per_unit=0", "bits_per_unit"},
+      {"leveldb.elastic_bf=true\nleveldb.bf_bits_per_unit=-1", "bits_per_unit"},
       {"leveldb.elastic_bf=true\nleveldb.bf_units=17", "units_per_segment"},
       {"leveldb.dbpath=", "leveldb.dbpath"},
   };

@@ -176,8 +176,12 @@ std::string DescribeEngine(const EngineSpec& spec) {
   std::ostringstream out;
   out << "path=" << spec.db_path << " filter=";
   if (spec.elastic_bf) {
-    out << "elasticbf(" << spec.bf_units << "x" << spec.bf_bits_per_unit
-        << " bits, memory ";
+    auto shape = [](int64_t v) {
+      return v == 0 ? std::string("auto") : std::to_string(v);
+    };
+    out << "elasticbf(" << shape(spec.bf_units) << "x"
+        << shape(spec.bf_bits_per_unit) << " bits, inherit "
+        << (spec.bf_inherit_hotness ? "on" : "off") << ", memory ";
     if (spec.bf_memory_budget_bytes > 0) {
       out << spec.bf_memory_budget_bytes << " bytes";
     } else {

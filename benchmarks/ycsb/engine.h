@@ -27,15 +27,16 @@ namespace ycsb {
 struct EngineSpec {
   std::string db_path = "/tmp/ycsb-leveldb";  // leveldb.dbpath or -dbpath
   bool elastic_bf = false;                    // leveldb.elastic_bf
-  // ElasticFilterOptions (leveldb.bf_*); the fork's defaults.
-  int64_t bf_bits_per_unit = 4;
-  int64_t bf_units = 6;
+  // ElasticFilterOptions (leveldb.bf_*); the fork's defaults (a test keeps
+  // them equal). Shape 0: chosen from the budget.
+  int64_t bf_bits_per_unit = 0;
+  int64_t bf_units = 0;
   double bf_memory_bits_per_key = 4;
   int64_t bf_memory_budget_bytes = 0;
   int64_t bf_segment_bytes = 0;
   int64_t bf_lifetime = 0;
   int64_t bf_initial_units = 1;
-  bool bf_inherit_hotness = true;
+  bool bf_inherit_hotness = false;
   int64_t bloom_bits = -1;        // leveldb.bloom_bits; < 0: no filter
   bool direct_io = false;         // leveldb.direct_io
   bool fill_cache = true;         // leveldb.fill_cache (ReadOptions)

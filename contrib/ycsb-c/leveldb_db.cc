@@ -280,6 +280,11 @@ bool ReadSettings(const utils::Properties& props, Settings* settings,
   return true;
 }
 
+// "auto" for 0 (a unit shape chosen from the budget), else the number.
+std::string CountOrAuto(int value) {
+  return value != 0 ? ToString(value) : "auto";
+}
+
 // "default" for 0 (LevelDB's own value), else the number.
 std::string SizeOrDefault(long long value) {
   return value > 0 ? ToString(value) : "default";
@@ -291,9 +296,9 @@ std::string DescribeFilter(const Settings& settings) {
     std::ostringstream out;
     const bool ribbon =
         e.unit_kind == leveldb::ElasticFilterOptions::UnitKind::kRibbon;
-    out << "ElasticBF (" << e.units_per_segment
-        << (ribbon ? " ribbon" : " bloom") << " units x " << e.bits_per_unit
-        << " bits/key, memory ";
+    out << "ElasticBF (" << CountOrAuto(e.units_per_segment)
+        << (ribbon ? " ribbon" : " bloom") << " units x "
+        << CountOrAuto(e.bits_per_unit) << " bits/key, memory ";
     if (e.memory_budget_bytes > 0) {
       out << e.memory_budget_bytes << " bytes";
     } else {

@@ -40,21 +40,26 @@ namespace leveldb {
 struct Options;
 
 struct LEVELDB_EXPORT ElasticFilterOptions {
-  // Bits per key of each filter unit (planes per unit for Ribbon units),
-  // in [1, 32]. Default 2: a 2-plane Ribbon unit alone rejects 75% of
-  // absent keys. Smaller units let memory follow hotness more finely (at
-  // the default budget of 4 bits per key every segment holds one unit and
-  // most hot ones more) but need more units, hence more loads and probes,
-  // for the same false-positive rate; measured against 3 x 8 and 4 x 6 in
-  // docs/evaluation.md. Fixed when a table is written.
-  int bits_per_unit = 2;
+  // Bits per key of each filter unit (planes per unit for Ribbon units):
+  // 0 (the default) or in [1, 32]. 0 chooses from the budget B
+  // (memory_bits_per_key, or 4 when memory_budget_bytes is set): Ribbon
+  // units get ceil((B + 1) / 16) planes, so 1 up to 15 bits per key, since
+  // k loaded planes reject all but 2^-k of absent keys however they are
+  // split and 1-plane steps let memory follow hotness most finely; Bloom
+  // units, whose rate worsens when split, get floor(B / 2) bits. Both at
+  // least 1 and at most 8. Measured in docs/evaluation.md ("Unit shape
+  // against budget"). Fixed when a table is written.
+  int bits_per_unit = 0;
 
-  // Units in each segment's filter group, in [1, 16]. Default 12, so a
-  // fully loaded segment has 12 * 2 = 24 bits per key (false-positive rate
-  // 2^-24 with Ribbon units). More units raise the best reachable rate and
-  // the disk space of filters (bits_per_unit * units_per_segment bits per
-  // key on disk). Fixed when a table is written.
-  int units_per_segment = 12;
+  // Units in each segment's filter group: 0 (the default) or in [1, 16].
+  // 0 chooses enough units for 24 bits per key on disk, or for the budget
+  // plus one unit when that is more, at most 16: 16 Ribbon units of 1
+  // plane at the default budget (false-positive rate 2^-16 with all
+  // loaded), 12 Bloom units of 2 bits. More units raise the best reachable
+  // rate and the disk space of filters (bits_per_unit * units_per_segment
+  // bits per key). Fixed when a table is written. The "leveldb.elasticbf"
+  // property shows the shape in use.
+  int units_per_segment = 0;
 
   // Data bytes per segment: 0 (the default) or at least 1024. A segment is
   // a run of consecutive data blocks of one table whose keys share one
@@ -92,17 +97,19 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // table opens, and the rest in the background as memory allows.
   int initial_units = 1;
 
-  // When true (the default), segments written by a compaction start with
-  // the hotness their key range had in the input segments overlapping them
-  // (each input's counts shared among the outputs it overlaps) and about
-  // the units those held, so hot data keeps its filters across
-  // compactions; and hotness survives a reopen: it is recorded in the
+  // When true, segments written by a compaction start with the hotness
+  // their key range had in the input segments overlapping them (each
+  // input's counts shared among the outputs it overlaps) and about the units
+  // those held, and hotness survives a reopen: it is recorded in the
   // MANIFEST (with every compaction, periodically, and at close). Such a
   // MANIFEST needs StripElasticMetadata() before stock LevelDB opens it.
-  // When false, new tables and reopened databases start cold and the
-  // MANIFEST keeps LevelDB 1.23's records only (recorded hotness is dropped
-  // when the MANIFEST is next rewritten, i.e. at the next open).
-  bool inherit_hotness = true;
+  // When false (the default), new tables load initial_units and count as
+  // just accessed, reopened databases start cold, and the MANIFEST keeps
+  // LevelDB 1.23's records only (recorded hotness is dropped when the
+  // MANIFEST is next rewritten, i.e. at the next open). False is the
+  // default because inheritance measured slightly more I/Os per Get, not
+  // fewer, on every workload of docs/evaluation.md ("Defaults").
+  bool inherit_hotness = false;
 
   // The kind of filter unit new tables get. kRibbon (the default): each
   // unit holds bits_per_unit bit-planes of one Ribbon filter per segment, a
@@ -117,12 +124,12 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
 };
 
 // Returns InvalidArgument, naming the offending field and its value, unless:
-// bits_per_unit is in [1, 32], units_per_segment is in [1, 16],
-// initial_units is in [0, units_per_segment], memory_bits_per_key is finite
-// and >= 0, segment_bytes is 0 or >= 1024, and unit_kind is kBloom or
-// kRibbon. DB::Open
-// applies these checks to the policy's options before it touches the file
-// system: on failure the database directory is left exactly as it was.
+// bits_per_unit is 0 or in [1, 32], units_per_segment is 0 or in [1, 16],
+// initial_units is in [0, units_per_segment] (the automatic count when 0),
+// memory_bits_per_key is finite and >= 0, segment_bytes is 0 or >= 1024,
+// and unit_kind is kBloom or kRibbon. DB::Open applies these checks to the
+// policy's options before it touches the file system: on failure the
+// database directory is left exactly as it was.
 LEVELDB_EXPORT Status
 ValidateElasticFilterOptions(const ElasticFilterOptions& options);
 

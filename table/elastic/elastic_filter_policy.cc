@@ -18,6 +18,12 @@ namespace leveldb {
 namespace {
 
 constexpr size_t kMinSegmentBytes = 1024;
+// The automatic unit shape (bits_per_unit and units_per_segment 0): the
+// largest automatic unit, the bits per key a full group holds at least,
+// and the budget assumed when it is given in bytes.
+constexpr int kMaxAutomaticBitsPerUnit = 8;
+constexpr double kAutomaticGroupBits = 24;
+constexpr double kBitsPerKeyForByteBudgets = 4;
 
 std::string DoubleString(double v) {
   char buf[32];
@@ -45,22 +51,64 @@ bool FindUnitKindProblem(const ElasticFilterOptions& options,
   return false;
 }
 
+// bits_per_unit chosen for a budget of `budget_bits` bits per key. Ribbon
+// units: one plane each while the most units a group may have cover the
+// budget, since k loaded planes reject all but 2^-k of absent keys however
+// they are split, and one-plane steps let memory follow hotness most
+// finely. Bloom units, whose rate worsens when split: half the budget.
+int AutomaticBitsPerUnit(ElasticFilterOptions::UnitKind kind,
+                         double budget_bits) {
+  const double bits = kind == ElasticFilterOptions::UnitKind::kRibbon
+                          ? std::ceil((budget_bits + 1) / kMaxElasticUnits)
+                          : std::floor(budget_bits / 2);
+  if (!(bits >= 1)) return 1;
+  return static_cast<int>(std::min<double>(bits, kMaxAutomaticBitsPerUnit));
+}
+
+// units_per_segment for units of `bits` bits: enough for the best
+// false-positive rate worth having and for the whole budget plus one unit.
+int AutomaticUnits(int bits, double budget_bits) {
+  const double wanted = std::max(kAutomaticGroupBits, budget_bits + bits);
+  return static_cast<int>(
+      std::min<double>(std::ceil(wanted / bits), kMaxElasticUnits));
+}
+
 }  // namespace
 
-bool FindElasticOptionProblem(const ElasticFilterOptions& options,
+ElasticFilterOptions ResolveElasticShape(const ElasticFilterOptions& options) {
+  ElasticFilterOptions resolved = options;
+  // A budget in bytes is not known per key when tables are written.
+  const double budget_bits = options.memory_budget_bytes != 0
+                                 ? kBitsPerKeyForByteBudgets
+                                 : options.memory_bits_per_key;
+  if (resolved.bits_per_unit == 0) {
+    resolved.bits_per_unit =
+        AutomaticBitsPerUnit(options.unit_kind, budget_bits);
+  }
+  if (resolved.units_per_segment == 0 && resolved.bits_per_unit >= 1) {
+    resolved.units_per_segment =
+        AutomaticUnits(resolved.bits_per_unit, budget_bits);
+  }
+  return resolved;
+}
+
+bool FindElasticOptionProblem(const ElasticFilterOptions& user_options,
                               ElasticOptionProblem* problem) {
+  const ElasticFilterOptions options = ResolveElasticShape(user_options);
   if (options.bits_per_unit < 1 ||
       options.bits_per_unit > kMaxElasticBitsPerUnit) {
-    return Reject(
-        "bits_per_unit", std::to_string(options.bits_per_unit),
-        "must be in [1, " + std::to_string(kMaxElasticBitsPerUnit) + "]",
-        problem);
+    return Reject("bits_per_unit", std::to_string(options.bits_per_unit),
+                  "must be 0 (automatic) or in [1, " +
+                      std::to_string(kMaxElasticBitsPerUnit) + "]",
+                  problem);
   }
   if (options.units_per_segment < 1 ||
       options.units_per_segment > kMaxElasticUnits) {
-    return Reject(
-        "units_per_segment", std::to_string(options.units_per_segment),
-        "must be in [1, " + std::to_string(kMaxElasticUnits) + "]", problem);
+    return Reject("units_per_segment",
+                  std::to_string(options.units_per_segment),
+                  "must be 0 (automatic) or in [1, " +
+                      std::to_string(kMaxElasticUnits) + "]",
+                  problem);
   }
   if (options.initial_units < 0 ||
       options.initial_units > options.units_per_segment) {
@@ -95,7 +143,7 @@ const FilterPolicy* NewElasticFilterPolicy(
 }
 
 ElasticFilterPolicy::ElasticFilterPolicy(const ElasticFilterOptions& options)
-    : options_(options) {}
+    : options_(ResolveElasticShape(options)) {}
 
 const char* ElasticFilterPolicy::Name() const { return "leveldb.ElasticBF"; }
 

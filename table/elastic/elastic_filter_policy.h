@@ -40,6 +40,12 @@ class ElasticFilterPolicy : public FilterPolicy {
   const ElasticFilterOptions options_;
 };
 
+// `options` with an automatic unit shape (bits_per_unit or
+// units_per_segment 0) replaced by the one chosen for its budget (see
+// include/leveldb/elastic_filter.h); other fields, valid or not, as given.
+// The policy holds its options in this form.
+ElasticFilterOptions ResolveElasticShape(const ElasticFilterOptions& options);
+
 // What ValidateElasticFilterOptions rejects, in parts, so that callers
 // reading options from elsewhere (an environment variable) can word the
 // error in their own terms.

@@ -157,6 +157,7 @@ int Build(const std::string& dir, int n) {
   leveldb::ElasticFilterOptions eo;
   eo.segment_bytes = 16 << 10;
   eo.memory_bits_per_key = 8;
+  eo.inherit_hotness = true;  // a MANIFEST with hotness records
   std::unique_ptr<const leveldb::FilterPolicy> policy(
       leveldb::NewElasticFilterPolicy(eo));
   std::unique_ptr<leveldb::DB> db =
