@@ -313,6 +313,8 @@ TEST_F(ElasticDBConcurrencyTest, NoFalseNegativeWhileUnitsComeAndGo) {
 // the time, their filters stay, and obsolete files' filters go.
 TEST_F(ElasticDBConcurrencyTest, NoFalseNegativeWithMoreTablesThanOpenFiles) {
   ElasticFilterOptions eo;
+  eo.bits_per_unit = 2;  // units large enough that the budget forces evictions
+  eo.units_per_segment = 12;
   eo.segment_bytes = 2048;
   eo.memory_budget_bytes = 64 << 10;
   eo.lifetime = 40;
