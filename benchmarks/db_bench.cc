@@ -108,17 +108,18 @@ struct Flags {
   bool use_existing_db = false;
   bool reuse_logs = false;
   std::string db;  // database directory; empty: <test dir>/dbbench
-  // ElasticBF (fork only); the bf_ defaults are ElasticFilterOptions'.
+  // ElasticBF (fork only); ParseFlags sets the bf_ defaults from
+  // ElasticFilterOptions, which these mirror.
   bool elastic_bf = false;
-  int64_t bf_bits_per_unit = 4;
-  int64_t bf_units = 6;
+  int64_t bf_bits_per_unit = 0;  // 0: from the budget
+  int64_t bf_units = 0;
   int64_t bf_segment_bytes = 0;
   double bf_memory_bits_per_key = 4;
   int64_t bf_memory_budget_bytes = 0;
   int64_t bf_lifetime = 0;
   int64_t bf_initial_units = 1;
   bool bf_inherit_hotness = false;
-  std::string bf_unit_kind = "bloom";  // "bloom" or "ribbon"
+  std::string bf_unit_kind = "ribbon";  // "bloom" or "ribbon"
   // I/O and read behaviour.
   bool direct_io = false;    // read table files with O_DIRECT
   bool io_stats = false;     // print I/O properties after each benchmark
