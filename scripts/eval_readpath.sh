@@ -32,6 +32,12 @@
 #   --open_files=N     LevelDB max_open_files (default 100000: all tables
 #                      open; RocksDB max_open_files, -1 for 100000)
 #   --threads=N        client threads of readzipf (default 1)
+#   --key_dist=D       keys the reads look up: zipf (scrambled Zipfian, the
+#                      default), ordered_zipf (hot key ranges), hotspot
+#                      (db_bench's --key_dist), or latest (readlatest with 5%
+#                      inserts instead of readzipf); LevelDB systems only
+#   --hot_range_start=X  hotspot: where the hot range begins, in [0, 1)
+#                      (default 0)
 #   --settle           wait for the load's compactions before the reads
 #   --repeat=N         rounds (default 1); systems alternate inside a round
 #   --seed=N           workload seed, the same for every system (default 0)
@@ -61,6 +67,8 @@ value_size=112
 max_file_size=67108864
 open_files=100000
 threads=1
+key_dist=zipf
+hot_range_start=0
 settle=0
 systems=a,b,c,d,e
 repeat=1
@@ -72,7 +80,7 @@ eval_dir=${EVAL_DIR:-/work}
 out_dir=""
 dry_run=0
 
-usage() { sed -n '2,51p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,57p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 for arg in "$@"; do
   case $arg in
@@ -85,6 +93,12 @@ for arg in "$@"; do
     --open_files=*) open_files=${arg#*=}
       positive_int --open_files "$open_files" ;;
     --threads=*) threads=${arg#*=}; positive_int --threads "$threads" ;;
+    --key_dist=*) key_dist=${arg#*=}
+      [[ $key_dist =~ ^(zipf|ordered_zipf|hotspot|latest)$ ]] ||
+        die "--key_dist must be zipf, ordered_zipf, hotspot or latest, got '$key_dist'" ;;
+    --hot_range_start=*) hot_range_start=${arg#*=}
+      [[ $hot_range_start =~ ^0(\.[0-9]+)?$ ]] ||
+        die "--hot_range_start needs a number in [0, 1), got '$hot_range_start'" ;;
     --settle) settle=1 ;;
     --systems=*) systems=${arg#*=} ;;
     --repeat=*) repeat=${arg#*=}; positive_int --repeat "$repeat" ;;
@@ -127,6 +141,8 @@ for s in "${wanted[@]}"; do
       die "$db_bench_upstream not built (configure with -DLEVELDB_UPSTREAM=ON)" ;;
     b | c | d | f) [[ -x $db_bench ]] || die "$db_bench not built" ;;
     e | g)
+      [[ $key_dist == zipf ]] ||
+        die "--key_dist=$key_dist: rocksdb_readpath ($s) reads scrambled Zipfian keys only"
       if [[ ! -x $rocksdb_readpath ]]; then
         notes+=("($s) RocksDB skipped: $rocksdb_readpath not built (needs librocksdb-dev)")
         continue
@@ -166,14 +182,21 @@ system_name() {
 build_command() {
   local system=$1 db=$2 budget=${3:-}
   # shellcheck disable=SC2054  # the commas are part of one argument
-  local benchmarks=fillunique,readzipf
-  ((settle)) && benchmarks=fillunique,settle,readzipf
+  local read=readzipf
+  [[ $key_dist == latest ]] && read=readlatest
+  local benchmarks=fillunique,$read
+  ((settle)) && benchmarks=fillunique,settle,$read
   local common=(--benchmarks="$benchmarks" --num="$keys"
     --reads="$reads" --value_size="$value_size" --seed="$seed" --zipf=0.99
     --zero_lookup_ratio=0.5 --direct_io=1 --fill_cache=0 --db="$db"
     --threads="$threads")
   local leveldb=("${common[@]}" --max_file_size="$max_file_size"
     --open_files="$open_files" --io_stats=1)
+  case $key_dist in
+    ordered_zipf | hotspot) leveldb+=(--key_dist="$key_dist") ;;
+    latest) leveldb+=(--insert_ratio=0.05) ;;
+  esac
+  [[ $key_dist == hotspot ]] && leveldb+=(--hot_range_start="$hot_range_start")
   case $system in
     a) cmd=("$db_bench_upstream" "${leveldb[@]}" --bloom_bits=4) ;;
     b) cmd=("$db_bench" "${leveldb[@]}" --bloom_bits=4) ;;
@@ -229,7 +252,7 @@ parse_log() {
   awk '
     function num(s) { gsub(/[^0-9.eE+-]/, "", s); return s }
     /^load: / && load == "" { load = num($2) }
-    /^readzipf: / {
+    /^read(zipf|latest): / {
       lookups = num($2)
       for (i = 1; i <= NF; i++) {
         if ($(i + 1) == "found," && found == "") found = num($i)
@@ -421,7 +444,11 @@ table() {
   ((open_files < 100000)) && opened="max_open_files=$open_files"
   then_read="at once"
   ((settle)) && then_read="once the load's compactions are over (settle)"
-  echo "Protocol: fresh DB per system, fillunique (each key once, random order) then $then_read readzipf (scrambled Zipfian 0.99, zero_lookup_ratio 0.5, $threads client thread(s), each doing the given Gets), direct I/O, fill_cache=0, $opened."
+  lookups="scrambled Zipfian 0.99"
+  [[ $key_dist == ordered_zipf ]] && lookups="Zipfian 0.99 over ordered keys, first key hottest"
+  [[ $key_dist == hotspot ]] && lookups="hotspot from $hot_range_start, db_bench's hot fractions"
+  [[ $key_dist == latest ]] && lookups="readlatest: Zipfian 0.99 over the newest keys, 5% inserts"
+  echo "Protocol: fresh DB per system, fillunique (each key once, random order) then $then_read readzipf ($lookups, zero_lookup_ratio 0.5, $threads client thread(s), each doing the given Gets), direct I/O, fill_cache=0, $opened."
   echo
   echo "## Machine"
   machine
