@@ -52,6 +52,9 @@
 #                      $EVAL_DIR or /work)
 #   --out=DIR          results directory (default
 #                      <eval_dir>/eval-readpath-<date>)
+#   --keep_dbs         keep each run's database, as it was after its reads,
+#                      in <eval_dir>/eval-readpath-kept.<pid>/round<R>-<system>
+#                      (for filter_bound --db); by default each is removed
 #   --dry_run          print the commands, run nothing
 # Output: <out>/report.md (Markdown: machine, commands, table), <out>/
 # results.csv, <out>/logs/*.log; the report is also printed.
@@ -79,8 +82,9 @@ build_dir=${LEVELDB_RELEASE_DIR:-$LEVELDB_ROOT/build/release}
 eval_dir=${EVAL_DIR:-/work}
 out_dir=""
 dry_run=0
+keep_dbs=0
 
-usage() { sed -n '2,57p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,60p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 for arg in "$@"; do
   case $arg in
@@ -112,6 +116,7 @@ for arg in "$@"; do
     --build_dir=*) build_dir=${arg#*=} ;;
     --eval_dir=*) eval_dir=${arg#*=} ;;
     --out=*) out_dir=${arg#*=} ;;
+    --keep_dbs) keep_dbs=1 ;;
     --dry_run) dry_run=1 ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; die "unknown option '$arg'" ;;
@@ -236,6 +241,7 @@ stamp=$(date +%Y%m%d-%H%M%S)
 [[ -n $out_dir ]] || out_dir=$eval_dir/eval-readpath-$stamp
 mkdir -p "$out_dir/logs"
 db_root=$eval_dir/eval-readpath-db.$$
+keep_root=$eval_dir/eval-readpath-kept.$$
 csv=$out_dir/results.csv
 report=$out_dir/report.md
 commands=$out_dir/commands.txt
@@ -352,6 +358,11 @@ for ((round = 1; round <= repeat; round++)); do
     mkdir -p "$db_root"
     if ! "${cmd[@]}" >"$log" 2>"$log.stderr"; then
       die "$(system_name "$s") failed; see $log and $log.stderr"
+    fi
+    if ((keep_dbs)); then
+      mkdir -p "$keep_root"
+      mv "$db" "$keep_root/round$round-$s"
+      echo "kept: $keep_root/round$round-$s" >&2
     fi
     rm -rf "$db"
     sync
