@@ -35,7 +35,9 @@
 #   --key_dist=D       keys the reads look up: zipf (scrambled Zipfian, the
 #                      default), ordered_zipf (hot key ranges), hotspot
 #                      (db_bench's --key_dist), or latest (readlatest with 5%
-#                      inserts instead of readzipf); LevelDB systems only
+#                      inserts instead of readzipf; Gets of new keys the
+#                      memtable answers count in its floor, which 'x floor'
+#                      can then fall below); LevelDB systems only
 #   --hot_range_start=X  hotspot: where the hot range begins, in [0, 1)
 #                      (default 0)
 #   --settle           wait for the load's compactions before the reads
@@ -71,7 +73,7 @@ max_file_size=67108864
 open_files=100000
 threads=1
 key_dist=zipf
-hot_range_start=0
+hot_range_start=""
 settle=0
 systems=a,b,c,d,e
 repeat=1
@@ -84,7 +86,8 @@ out_dir=""
 dry_run=0
 keep_dbs=0
 
-usage() { sed -n '2,60p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+# The header comment, up to the first line that is not one.
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 for arg in "$@"; do
   case $arg in
@@ -128,6 +131,21 @@ build_dir=$(realpath -m -- "$build_dir")
 eval_dir=$(realpath -m -- "$eval_dir")
 [[ -z $out_dir ]] || out_dir=$(realpath -m -- "$out_dir")
 ((reads <= 2147483647)) || die "--reads must fit in 31 bits"
+[[ -z $hot_range_start || $key_dist == hotspot ]] ||
+  die "--hot_range_start applies to --key_dist=hotspot only"
+
+# The read phase of --key_dist: its benchmark, db_bench flags, description.
+read_bench=readzipf
+dist_flags=()
+case $key_dist in
+  zipf) lookups="scrambled Zipfian 0.99" ;;
+  ordered_zipf) dist_flags=(--key_dist=ordered_zipf)
+    lookups="Zipfian 0.99 over ordered keys, first key hottest" ;;
+  hotspot) dist_flags=(--key_dist=hotspot --hot_range_start="${hot_range_start:-0}")
+    lookups="hotspot from ${hot_range_start:-0}, db_bench's hot fractions" ;;
+  latest) read_bench=readlatest; dist_flags=(--insert_ratio=0.05)
+    lookups="Zipfian 0.99 over the newest keys, 5% inserts" ;;
+esac
 
 # ---------------------------------------------------------------------------
 # Programs and systems
@@ -187,21 +205,14 @@ system_name() {
 build_command() {
   local system=$1 db=$2 budget=${3:-}
   # shellcheck disable=SC2054  # the commas are part of one argument
-  local read=readzipf
-  [[ $key_dist == latest ]] && read=readlatest
-  local benchmarks=fillunique,$read
-  ((settle)) && benchmarks=fillunique,settle,$read
+  local benchmarks=fillunique,$read_bench
+  ((settle)) && benchmarks=fillunique,settle,$read_bench
   local common=(--benchmarks="$benchmarks" --num="$keys"
     --reads="$reads" --value_size="$value_size" --seed="$seed" --zipf=0.99
     --zero_lookup_ratio=0.5 --direct_io=1 --fill_cache=0 --db="$db"
     --threads="$threads")
   local leveldb=("${common[@]}" --max_file_size="$max_file_size"
-    --open_files="$open_files" --io_stats=1)
-  case $key_dist in
-    ordered_zipf | hotspot) leveldb+=(--key_dist="$key_dist") ;;
-    latest) leveldb+=(--insert_ratio=0.05) ;;
-  esac
-  [[ $key_dist == hotspot ]] && leveldb+=(--hot_range_start="$hot_range_start")
+    --open_files="$open_files" --io_stats=1 ${dist_flags[@]+"${dist_flags[@]}"})
   case $system in
     a) cmd=("$db_bench_upstream" "${leveldb[@]}" --bloom_bits=4) ;;
     b) cmd=("$db_bench" "${leveldb[@]}" --bloom_bits=4) ;;
@@ -455,11 +466,7 @@ table() {
   ((open_files < 100000)) && opened="max_open_files=$open_files"
   then_read="at once"
   ((settle)) && then_read="once the load's compactions are over (settle)"
-  lookups="scrambled Zipfian 0.99"
-  [[ $key_dist == ordered_zipf ]] && lookups="Zipfian 0.99 over ordered keys, first key hottest"
-  [[ $key_dist == hotspot ]] && lookups="hotspot from $hot_range_start, db_bench's hot fractions"
-  [[ $key_dist == latest ]] && lookups="readlatest: Zipfian 0.99 over the newest keys, 5% inserts"
-  echo "Protocol: fresh DB per system, fillunique (each key once, random order) then $then_read readzipf ($lookups, zero_lookup_ratio 0.5, $threads client thread(s), each doing the given Gets), direct I/O, fill_cache=0, $opened."
+  echo "Protocol: fresh DB per system, fillunique (each key once, random order) then $then_read $read_bench ($lookups, zero_lookup_ratio 0.5, $threads client thread(s), each doing the given Gets), direct I/O, fill_cache=0, $opened."
   echo
   echo "## Machine"
   machine
