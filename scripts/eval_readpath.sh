@@ -459,7 +459,7 @@ table() {
 }
 
 {
-  echo "# Read-path evaluation: fillunique then readzipf"
+  echo "# Read-path evaluation: fillunique then $read_bench"
   echo
   echo "Scale: **$keys keys**, $reads Gets, ${value_size}-byte values + 16-byte keys, tables of $max_file_size bytes, seed $seed, $repeat round(s), systems ${run_systems[*]}."
   opened="all tables open"
