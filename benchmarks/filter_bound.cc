@@ -37,7 +37,9 @@
 //
 // --db=DIR takes the tree from a database instead of a model of it: the
 // real tables, their real key ranges (an upper level rarely covers the
-// whole key space) and their real segments. --key_format says who wrote
+// whole key space) and their real segments (a table written without
+// ElasticBF, as by stock LevelDB, is cut by key count; CutByKeyCount).
+// --key_format says who wrote
 // it: "ycsb" (benchmarks/ycsb: keys "user" + 20 digits of
 // FnvHash64(record), records drawn by its ScrambledZipfianGenerator,
 // absent keys with "~" appended; --ycsb_db=DIR is short for both flags) or
@@ -87,6 +89,7 @@
 #include "leveldb/options.h"
 #include "table/elastic/filter_unit.h"
 #include "table/elastic/ribbon_unit.h"
+#include "table/elastic/segment_key_range.h"
 #include "ycsb/generators.h"
 #include "ycsb/record.h"
 #include "zipf_keys.h"
@@ -459,6 +462,21 @@ void TakeKeyCountFromDb(Flags* f) {
               f->num, largest);
 }
 
+// A table written without ElasticBF (stock LevelDB, or the fork with
+// another filter policy) has no segments of its own: its keys are cut as
+// the fork's writer would cut them, into runs of segment_keys keys (the
+// writer closes a segment at the first block boundary past that count, so
+// its segments hold at most one block more; table/elastic/segment.h).
+std::vector<leveldb::SegmentKeyRange> CutByKeyCount(
+    const std::vector<std::string>& user_keys, uint64_t segment_keys) {
+  std::vector<leveldb::SegmentKeyRange> ranges;
+  for (size_t i = 0; i < user_keys.size(); i += segment_keys) {
+    const size_t end = std::min<uint64_t>(user_keys.size(), i + segment_keys);
+    ranges.push_back({user_keys[i], user_keys[end - 1]});
+  }
+  return ranges;
+}
+
 // The segments of every live table of the database, with the mass of the
 // lookups that probe each in vain and the keys each holds.
 Segments DbSegments(const Flags& f, const std::vector<Record>& records,
@@ -529,6 +547,7 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
   // the first table holding each record (where its Get stops).
   Segments out;
   *entries = 0;
+  size_t cut_tables = 0;
   constexpr uint16_t kNowhere = std::numeric_limits<uint16_t>::max();
   std::vector<uint16_t> home(records.size(), kNowhere);
   auto find = [&records](const leveldb::Slice& key) {
@@ -554,7 +573,8 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
                                   user_keys.back(), &t.ranges);
     if (!s.ok()) DbFail(path, s);
     if (t.ranges.empty()) {
-      DbFail(path, leveldb::Status::NotSupported("no ElasticBF segments"));
+      t.ranges = CutByKeyCount(user_keys, f.segment_keys);
+      ++cut_tables;
     }
     t.first = out.mass.size();
     out.mass.resize(t.first + t.ranges.size(), 0.0);
@@ -597,6 +617,12 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
   }
   std::printf("%s: %zu tables, %zu segments, %" PRIu64 " entries\n",
               f.db.c_str(), live.size(), out.mass.size(), *entries);
+  if (cut_tables > 0) {
+    std::printf(
+        "%zu tables without ElasticBF segments, cut into segments of "
+        "%" PRIu64 " keys (--segment_keys)\n",
+        cut_tables, f.segment_keys);
+  }
   return out;
 }
 
