@@ -463,10 +463,11 @@ void TakeKeyCountFromDb(Flags* f) {
 }
 
 // A table written without ElasticBF (stock LevelDB, or the fork with
-// another filter policy) has no segments of its own: its keys are cut as
-// the fork's writer would cut them, into runs of segment_keys keys (the
-// writer closes a segment at the first block boundary past that count, so
-// its segments hold at most one block more; table/elastic/segment.h).
+// another filter policy) has no segments of its own: its keys are cut
+// into runs of segment_keys keys. With the count the fork's writer uses
+// (kSegmentUnitPageBytes * 8 / bits_per_unit, table/elastic/segment.h)
+// these match its segments to within one block, since the writer closes a
+// segment at the first block boundary past that count.
 std::vector<leveldb::SegmentKeyRange> CutByKeyCount(
     const std::vector<std::string>& user_keys, uint64_t segment_keys) {
   std::vector<leveldb::SegmentKeyRange> ranges;
