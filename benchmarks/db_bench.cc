@@ -50,6 +50,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_timeline.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
@@ -125,6 +126,7 @@ struct Flags {
   bool io_stats = false;     // print I/O properties after each benchmark
   bool fill_cache = true;    // ReadOptions::fill_cache of the read benchmarks
   int64_t warmup_reads = 0;  // unmeasured Gets before the first read bench
+  int64_t timeline_ms = 0;   // sample interval of the timeline; 0: none
   // readzipf.
   double zipf = 0.99;              // Zipfian theta, in (0, 1)
   double zero_lookup_ratio = 0.0;  // share of lookups for absent keys
@@ -215,6 +217,10 @@ const std::vector<FlagSpec>& FlagTable() {
       {"warmup_reads", FlagType::kInt, &FLAGS.warmup_reads, 0,
        "unmeasured absent-key Gets spread over the key space before the "
        "first read benchmark on a database (opens its tables)"},
+      {"timeline_ms", FlagType::kInt, &FLAGS.timeline_ms, 0,
+       "every this many ms of a benchmark print a 'timeline' line: ops, "
+       "table reads and their wait, CPU, files per level, bytes compacted "
+       "(0: none; benchmarks/bench_timeline.h)"},
       {"zipf", FlagType::kDouble, &FLAGS.zipf, 0,
        "Zipfian theta of readzipf, in (0, 1)"},
       {"zero_lookup_ratio", FlagType::kDouble, &FLAGS.zero_lookup_ratio, 0,
@@ -544,12 +550,14 @@ bool IsTableFile(const std::string& fname) {
 struct TableReadCounters {
   std::atomic<uint64_t> foreground_reads{0};
   std::atomic<uint64_t> foreground_bytes{0};
+  std::atomic<uint64_t> foreground_nanos{0};  // time the Gets waited
   std::atomic<uint64_t> background_reads{0};
   std::atomic<uint64_t> background_bytes{0};
 
   void Reset() {
     foreground_reads = 0;
     foreground_bytes = 0;
+    foreground_nanos = 0;
     background_reads = 0;
     background_bytes = 0;
   }
@@ -563,19 +571,29 @@ class CountingRandomAccessFile final : public leveldb::RandomAccessFile {
 
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* scratch) const override {
+    if (!t_benchmark_thread) return CountBackground(offset, n, result, scratch);
+    const auto start = std::chrono::steady_clock::now();
     Status s = target_->Read(offset, n, result, scratch);
+    const auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::steady_clock::now() - start);
+    counters_->foreground_nanos.fetch_add(nanos.count(),
+                                          std::memory_order_relaxed);
     const uint64_t bytes = s.ok() ? result->size() : 0;
-    if (t_benchmark_thread) {
-      counters_->foreground_reads.fetch_add(1, std::memory_order_relaxed);
-      counters_->foreground_bytes.fetch_add(bytes, std::memory_order_relaxed);
-    } else {
-      counters_->background_reads.fetch_add(1, std::memory_order_relaxed);
-      counters_->background_bytes.fetch_add(bytes, std::memory_order_relaxed);
-    }
+    counters_->foreground_reads.fetch_add(1, std::memory_order_relaxed);
+    counters_->foreground_bytes.fetch_add(bytes, std::memory_order_relaxed);
     return s;
   }
 
  private:
+  Status CountBackground(uint64_t offset, size_t n, Slice* result,
+                         char* scratch) const {
+    Status s = target_->Read(offset, n, result, scratch);
+    const uint64_t bytes = s.ok() ? result->size() : 0;
+    counters_->background_reads.fetch_add(1, std::memory_order_relaxed);
+    counters_->background_bytes.fetch_add(bytes, std::memory_order_relaxed);
+    return s;
+  }
+
   const std::unique_ptr<leveldb::RandomAccessFile> target_;
   TableReadCounters* const counters_;
 };
@@ -1073,6 +1091,8 @@ class Stats {
       last_op_finish_ = now;
     }
     done_ += n;
+    if (progress_ != nullptr)
+      progress_->fetch_add(n, std::memory_order_relaxed);
     if (done_ >= next_report_) {
       next_report_ = done_ + ProgressStep(done_);
       std::fprintf(stderr, "... finished %" PRId64 " ops%30s\r", done_, "");
@@ -1088,6 +1108,9 @@ class Stats {
   }
 
   void AddBytes(int64_t n) { bytes_ += n; }
+
+  // Also counts finished operations in *progress, for the timeline.
+  void ShareProgress(std::atomic<int64_t>* progress) { progress_ = progress; }
 
   int64_t ops() const { return done_; }
 
@@ -1136,6 +1159,7 @@ class Stats {
   int64_t done_ = 0;
   int64_t bytes_ = 0;
   int64_t next_report_ = 100;
+  std::atomic<int64_t>* progress_ = nullptr;
   LatencyHistogram hist_;
   std::string message_;
 };
@@ -1152,6 +1176,10 @@ struct SharedState {
   int initialized = 0;  // guarded by mu
   int done = 0;         // guarded by mu
   bool start = false;   // guarded by mu
+  // Threads stay alive until released, so that the timeline's last sample
+  // still reads their CPU clocks.
+  bool released = false;             // guarded by mu
+  std::atomic<int64_t> ops_done{0};  // over all threads, for the timeline
 };
 
 struct ThreadState {
@@ -1333,7 +1361,7 @@ class Benchmark {
     }
 
     const int threads = static_cast<int>(FLAGS.threads) + spec.extra_threads;
-    Stats merged = RunThreads(threads, spec.method);
+    Stats merged = RunThreads(spec.name, threads, spec.method);
     merged.Report(spec.name);
     if (std::strncmp(spec.name, "fill", 4) == 0) {
       std::fprintf(stdout, "load: %.0f ops/s\n", merged.OpsPerSecond());
@@ -1372,7 +1400,7 @@ class Benchmark {
            std::strcmp(name, "seekrandom") == 0;
   }
 
-  Stats RunThreads(int n, Method method) {
+  Stats RunThreads(const char* name, int n, Method method) {
     const proc_io::Snapshot process_before = proc_io::Process();
     SharedState shared(n);
     std::vector<std::unique_ptr<ThreadState>> states;
@@ -1389,9 +1417,14 @@ class Benchmark {
       std::unique_lock<std::mutex> lock(shared.mu);
       shared.cv.wait(lock,
                      [&shared] { return shared.initialized == shared.total; });
+      std::unique_ptr<bench_timeline::Sampler> timeline =
+          StartTimeline(name, threads, &shared);
       shared.start = true;
       shared.cv.notify_all();
       shared.cv.wait(lock, [&shared] { return shared.done == shared.total; });
+      timeline.reset();  // its last line covers the whole benchmark
+      shared.released = true;
+      shared.cv.notify_all();
     }
     for (std::thread& t : threads) t.join();
     Stats merged = states[0]->stats;
@@ -1400,6 +1433,27 @@ class Benchmark {
     CollectSyscalls(process_before, proc_io::Process(), states);
     for (int i = 1; i < n; i++) merged.Merge(states[i]->stats);
     return merged;
+  }
+
+  // The sampler of --timeline_ms over the benchmark's threads, or null.
+  std::unique_ptr<bench_timeline::Sampler> StartTimeline(
+      const char* name, std::vector<std::thread>& threads,
+      SharedState* shared) {
+    if (FLAGS.timeline_ms <= 0) return nullptr;
+    std::vector<pthread_t> handles;
+    for (std::thread& t : threads) handles.push_back(t.native_handle());
+    TableReadCounters* reads = env_.counters();
+    return std::make_unique<bench_timeline::Sampler>(
+        db_, name, static_cast<int>(FLAGS.timeline_ms), handles,
+        [shared, reads] {
+          bench_timeline::Counters c;
+          c.ops = shared->ops_done.load(std::memory_order_relaxed);
+          c.fg_reads = reads->foreground_reads.load();
+          c.fg_read_nanos = reads->foreground_nanos.load();
+          c.bg_reads = reads->background_reads.load();
+          c.bg_bytes = reads->background_bytes.load();
+          return c;
+        });
   }
 
   void ThreadBody(ThreadState* state, Method method) {
@@ -1413,13 +1467,15 @@ class Benchmark {
     }
     state->io_before = proc_io::Thread();
     state->stats.Start();
+    state->stats.ShareProgress(&shared->ops_done);
     (this->*method)(state);
     state->stats.Stop();
     state->io_after = proc_io::Thread();
     {
-      std::lock_guard<std::mutex> lock(shared->mu);
+      std::unique_lock<std::mutex> lock(shared->mu);
       shared->done++;
       shared->cv.notify_all();
+      shared->cv.wait(lock, [shared] { return shared->released; });
     }
   }
 

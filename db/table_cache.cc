@@ -179,6 +179,18 @@ void TableCache::RegisterFile(uint64_t file_number, uint64_t file_size) {
   Register(file_number, &state);
 }
 
+Iterator* TableCache::NewScanIterator(const ReadOptions& options,
+                                      uint64_t file_number, uint64_t file_size,
+                                      size_t readahead) {
+  Cache::Handle* handle = nullptr;
+  Status s = FindTable(file_number, file_size, &handle);
+  if (!s.ok()) return NewErrorIterator(s);
+  const Table* table = static_cast<OpenTable*>(cache_->Value(handle))->table;
+  Iterator* iter = NewTableScanIterator(*table->rep_, options, readahead);
+  iter->RegisterCleanup(&ReleaseCacheHandle, cache_, handle);
+  return iter;
+}
+
 Iterator* TableCache::NewIterator(const ReadOptions& options,
                                   uint64_t file_number, uint64_t file_size,
                                   Table** tableptr) {

@@ -52,6 +52,11 @@ class TableCache {
   Iterator* NewIterator(const ReadOptions& options, uint64_t file_number,
                         uint64_t file_size, Table** tableptr = nullptr);
 
+  // As NewIterator, for one pass over the whole table from front to back
+  // (a compaction's input): its blocks are read `readahead` bytes at a time.
+  Iterator* NewScanIterator(const ReadOptions& options, uint64_t file_number,
+                            uint64_t file_size, size_t readahead);
+
   // Looks up internal key k in the table and calls
   // handle_result(arg, found_key, found_value) for the entry found, if any.
   // With ElasticBF the table's resident units are asked first: a key they

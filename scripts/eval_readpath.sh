@@ -41,7 +41,15 @@
 #   --hot_range_start=X  hotspot: where the hot range begins, in [0, 1)
 #                      (default 0)
 #   --settle           wait for the load's compactions before the reads
-#   --repeat=N         rounds (default 1); systems alternate inside a round
+#   --both             read twice: at once after the load, then again once
+#                      its compactions are over (settled); each system gets
+#                      a row per read ("after load", "settled")
+#   --repeat=N         rounds (default 1); systems alternate inside a round,
+#                      and even rounds run them in the reverse order (c
+#                      still right after a)
+#   --timeline_ms=N    LevelDB systems: db_bench prints a timeline line
+#                      every N ms (benchmarks/bench_timeline.h); summarize
+#                      the logs with scripts/timeline_summary.py
 #   --seed=N           workload seed, the same for every system (default 0)
 #   --budget_bytes=N   budget of (c) when (a) is not run (default: measured)
 #   --ribbon_bits=X    RocksDB's Bloom-equivalent setting for (g) (default
@@ -75,6 +83,8 @@ threads=1
 key_dist=zipf
 hot_range_start=""
 settle=0
+both=0
+timeline_ms=0
 systems=a,b,c,d,e
 repeat=1
 seed=0
@@ -107,6 +117,9 @@ for arg in "$@"; do
       [[ $hot_range_start =~ ^0(\.[0-9]+)?$ ]] ||
         die "--hot_range_start needs a number in [0, 1), got '$hot_range_start'" ;;
     --settle) settle=1 ;;
+    --both) both=1 ;;
+    --timeline_ms=*) timeline_ms=${arg#*=}
+      positive_int --timeline_ms "$timeline_ms" ;;
     --systems=*) systems=${arg#*=} ;;
     --repeat=*) repeat=${arg#*=}; positive_int --repeat "$repeat" ;;
     --seed=*) seed=${arg#*=}
@@ -133,6 +146,7 @@ eval_dir=$(realpath -m -- "$eval_dir")
 ((reads <= 2147483647)) || die "--reads must fit in 31 bits"
 [[ -z $hot_range_start || $key_dist == hotspot ]] ||
   die "--hot_range_start applies to --key_dist=hotspot only"
+((!settle || !both)) || die "--settle and --both exclude each other"
 
 # The read phase of --key_dist: its benchmark, db_bench flags, description.
 read_bench=readzipf
@@ -207,12 +221,14 @@ build_command() {
   # shellcheck disable=SC2054  # the commas are part of one argument
   local benchmarks=fillunique,$read_bench
   ((settle)) && benchmarks=fillunique,settle,$read_bench
+  ((both)) && benchmarks=fillunique,$read_bench,settle,$read_bench
   local common=(--benchmarks="$benchmarks" --num="$keys"
     --reads="$reads" --value_size="$value_size" --seed="$seed" --zipf=0.99
     --zero_lookup_ratio=0.5 --direct_io=1 --fill_cache=0 --db="$db"
     --threads="$threads")
   local leveldb=("${common[@]}" --max_file_size="$max_file_size"
     --open_files="$open_files" --io_stats=1 ${dist_flags[@]+"${dist_flags[@]}"})
+  ((timeline_ms == 0)) || leveldb+=(--timeline_ms="$timeline_ms")
   case $system in
     a) cmd=("$db_bench_upstream" "${leveldb[@]}" --bloom_bits=4) ;;
     b) cmd=("$db_bench" "${leveldb[@]}" --bloom_bits=4) ;;
@@ -264,19 +280,25 @@ cd "$out_dir"
 # ---------------------------------------------------------------------------
 # Parsing one log
 # ---------------------------------------------------------------------------
-# Prints "key=value" lines for the figures of one run's output.
+# Prints "key=value" lines for the figures of one run's output: the load
+# and the read phase number $2 (1: the first read, 2: the one after settle
+# of --both).
 parse_log() {
-  awk '
+  awk -v want="$2" '
     function num(s) { gsub(/[^0-9.eE+-]/, "", s); return s }
     /^load: / && load == "" { load = num($2) }
     /^read(zipf|latest): / {
+      nread++
+      in_read = nread == want
+      if (!in_read) next
       lookups = num($2)
       for (i = 1; i <= NF; i++) {
-        if ($(i + 1) == "found," && found == "") found = num($i)
+        if ($(i + 1) == "found,") found = num($i)
         if ($(i + 1) == "Gets/s") gets = num($i)
       }
-      in_read = 1
     }
+    # Figures of another read phase than the one wanted are skipped.
+    nread > 0 && !in_read { next }
     /^foreground table reads per op: / {
       env_fg = num($6); env_bg = num($10); env_bg_mb = num($11)
     }
@@ -344,12 +366,48 @@ machine() {
 # ---------------------------------------------------------------------------
 # Runs
 # ---------------------------------------------------------------------------
-echo "round,system,load_ops_s,gets_s,lookups,found,floor,fg_io_per_get_env,fg_syscalls_per_get,fg_storage_bytes_per_get,bg_reads_env,bg_mb_env,bg_syscalls,bg_storage_mb,filter_bits_per_live_key_after_load,filter_bits_per_live_key_after_reads,filter_bytes_after_reads,elastic_budget_bytes,false_positives_per_get,live_keys" >"$csv"
+echo "round,system,load_ops_s,gets_s,lookups,found,floor,fg_io_per_get_env,fg_syscalls_per_get,fg_storage_bytes_per_get,bg_reads_env,bg_mb_env,bg_syscalls,bg_storage_mb,filter_bits_per_live_key_after_load,filter_bits_per_live_key_after_reads,filter_bytes_after_reads,elastic_budget_bytes,false_positives_per_get,live_keys,read" >"$csv"
+
+# The systems of round $1 in order: as given in odd rounds, reversed in
+# even ones (so that no system always runs first or last), with c moved
+# right after a, whose measured filter memory sizes it.
+round_order() {
+  order=("${run_systems[@]}")
+  (($1 % 2 == 0)) || return 0
+  local reversed=() s
+  for s in "${run_systems[@]}"; do reversed=("$s" ${reversed[@]+"${reversed[@]}"}); done
+  order=()
+  for s in "${reversed[@]}"; do
+    [[ $s == c && -z $budget_override ]] && continue
+    order+=("$s")
+    [[ $s == a && ,$systems, == *,c,* && -z $budget_override ]] && order+=(c)
+  done
+}
+
+# Appends the CSV row of read phase $2 ("after_load" or "settled") of the
+# run of system $1 in round $round, from log $3; sets budget_a after (a).
+record_read() {
+  local s=$1 phase=$2 log=$3 index=1
+  [[ $phase == settled ]] && index=2
+  row=()
+  while IFS='=' read -r k v; do row[$k]=$v; done < <(parse_log "$log" "$index")
+  [[ -n ${row[gets]} && -n ${row[sys_fg]} ]] ||
+    die "cannot parse $log (no $read_bench or syscall line for read $index)"
+  if [[ $s == a && $index == 1 && -z $budget_override ]]; then
+    budget_a=${row[mem_read_bytes]}
+  fi
+  local floor
+  floor=$(awk -v f="${row[found]}" -v n="${row[lookups]}" 'BEGIN { printf "%.4f", (n > 0 ? f / n : 0) }')
+  echo "$round,$s,${row[load]},${row[gets]},${row[lookups]},${row[found]},$floor,${row[env_fg]},${row[sys_fg]},${row[sys_fg_bytes]},${row[env_bg]},${row[env_bg_mb]},${row[sys_bg]},${row[sys_bg_mb]},${row[mem_load]},${row[mem_read]},${row[mem_read_bytes]},${row[budget]},${row[fp]},${row[live]},$phase" >>"$csv"
+}
 
 declare -A row
+first_read=after_load
+((settle)) && first_read=settled
 for ((round = 1; round <= repeat; round++)); do
   budget_a=$budget_override
-  for s in "${run_systems[@]}"; do
+  round_order "$round"
+  for s in "${order[@]}"; do
     db=$db_root/$s
     budget=""
     if [[ $s == c ]]; then
@@ -377,15 +435,8 @@ for ((round = 1; round <= repeat; round++)); do
     fi
     rm -rf "$db"
     sync
-    row=()
-    while IFS='=' read -r k v; do row[$k]=$v; done < <(parse_log "$log")
-    [[ -n ${row[gets]} && -n ${row[sys_fg]} ]] ||
-      die "cannot parse $log (no readzipf or syscall line)"
-    if [[ $s == a && -z $budget_override ]]; then
-      budget_a=${row[mem_read_bytes]}
-    fi
-    floor=$(awk -v f="${row[found]}" -v n="${row[lookups]}" 'BEGIN { printf "%.4f", (n > 0 ? f / n : 0) }')
-    echo "$round,$s,${row[load]},${row[gets]},${row[lookups]},${row[found]},$floor,${row[env_fg]},${row[sys_fg]},${row[sys_fg_bytes]},${row[env_bg]},${row[env_bg_mb]},${row[sys_bg]},${row[sys_bg_mb]},${row[mem_load]},${row[mem_read]},${row[mem_read_bytes]},${row[budget]},${row[fp]},${row[live]}" >>"$csv"
+    record_read "$s" "$first_read" "$log"
+    if ((both)); then record_read "$s" settled "$log"; fi
   done
 done
 ((dry_run)) && exit 0
@@ -393,11 +444,17 @@ done
 # ---------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------
-# Markdown table from the CSV: one row per run, plus per-system medians
-# when there are several rounds; ratios against (a) of the same round (or
-# the median of (a) for median rows).
+# Markdown table from the CSV: one row per run and read, plus per-system
+# medians when there are several rounds; ratios against (a)'s same read of
+# the same round (or the median of (a) for median rows).
 table() {
-  awk -F, -v rounds="$repeat" -v ribbon_bits="$ribbon_bits" '
+  awk -F, -v rounds="$repeat" -v ribbon_bits="$ribbon_bits" -v both="$both" '
+    # A row id is system "|" read; the read is named only with --both.
+    function row_name(id,   p) {
+      split(id, p, "|")
+      return name(p[1]) (both ? (p[2] == "settled" ? ", settled" : ", after load") : "")
+    }
+    function upstream(id,   p) { split(id, p, "|"); return "a|" p[2] }
     function name(s) {
       if (s == "a") return "(a) upstream, Bloom 4"
       if (s == "b") return "(b) fork, Bloom 4"
@@ -429,7 +486,7 @@ table() {
     }
     NR == 1 { next }
     {
-      r = $1; s = $2
+      r = $1; s = $2 "|" $21
       key = r SUBSEP s
       load[key] = $3; gets[key] = $4; floor[key] = $7; envfg[key] = $8; sysfg[key] = $9
       envbg[key] = $11; bgsys[key] = $13; bgmb[key] = $14; mload[key] = $15; mread[key] = $16
@@ -441,9 +498,9 @@ table() {
       print "| system | I/Os per Get, fg (Env reads) | read syscalls per Get, fg (/proc) | x floor | x (a) | background reads during reads | Gets/s | x (a) | load ops/s | x (a) | filter bits per live key (after load / after reads) | floor |"
       print "|---|---|---|---|---|---|---|---|---|---|---|---|"
       for (i = 1; i <= nr; i++) {
-        split(runs[i], p, SUBSEP); r = p[1]; s = p[2]; k = runs[i]; a = r SUBSEP "a"
+        split(runs[i], p, SUBSEP); r = p[1]; s = p[2]; k = runs[i]; a = r SUBSEP upstream(s)
         afg = (a in sysfg) ? sysfg[a] : ""
-        line(name(s) (rounds > 1 ? " #" r : ""), load[k], gets[k], floor[k], envfg[k], sysfg[k], bgsys[k], bgmb[k], envbg[k], mload[k], mread[k], load[a], gets[a], afg)
+        line(row_name(s) (rounds > 1 ? " #" r : ""), load[k], gets[k], floor[k], envfg[k], sysfg[k], bgsys[k], bgmb[k], envbg[k], mload[k], mread[k], load[a], gets[a], afg)
       }
       if (rounds > 1) {
         for (i = 1; i <= ns; i++) {
@@ -451,8 +508,8 @@ table() {
           for (f = 3; f <= 16; f++) med[s, f] = median(all[s, f])
         }
         for (i = 1; i <= ns; i++) {
-          s = order[i]
-          line("**" name(s) ", median**", med[s, 3], med[s, 4], med[s, 7], med[s, 8], med[s, 9], med[s, 13], med[s, 14], med[s, 11], med[s, 15], med[s, 16], med["a", 3], med["a", 4], med["a", 9])
+          s = order[i]; a = upstream(s)
+          line("**" row_name(s) ", median**", med[s, 3], med[s, 4], med[s, 7], med[s, 8], med[s, 9], med[s, 13], med[s, 14], med[s, 11], med[s, 15], med[s, 16], med[a, 3], med[a, 4], med[a, 9])
         }
       }
     }' "$csv"
@@ -466,6 +523,7 @@ table() {
   ((open_files < 100000)) && opened="max_open_files=$open_files"
   then_read="at once"
   ((settle)) && then_read="once the load's compactions are over (settle)"
+  ((both)) && then_read="at once (after load) and again once the load's compactions are over (settled)"
   echo "Protocol: fresh DB per system, fillunique (each key once, random order) then $then_read $read_bench ($lookups, zero_lookup_ratio 0.5, $threads client thread(s), each doing the given Gets), direct I/O, fill_cache=0, $opened."
   echo
   echo "## Machine"

@@ -17,6 +17,7 @@
 #include "table/elastic/filter_group.h"
 #include "table/filter_block.h"
 #include "table/format.h"
+#include "table/readahead_file.h"
 #include "table/table_filter_setup.h"
 #include "table/table_state.h"
 #include "table/two_level_iterator.h"
@@ -362,31 +363,69 @@ void ReleaseLoadedBlock(Cache* cache, const LoadedBlock& loaded) {
   }
 }
 
+// An iterator over the data block that an index entry names, read from
+// `file` (the table's own, or a readahead view of it).
+Iterator* DataBlockIterator(const TableState& table, RandomAccessFile* file,
+                            const ReadOptions& options,
+                            const Slice& index_value) {
+  LoadedBlock loaded;
+  Status s = LoadDataBlock(table.options, file, table.file_size, table.cache_id,
+                           options, index_value, &loaded);
+  if (!s.ok()) return NewErrorIterator(s);
+  Iterator* iter = loaded.block->NewIterator(table.options.comparator);
+  if (loaded.cache_handle == nullptr) {
+    iter->RegisterCleanup(&DeleteBlock, loaded.block, nullptr);
+  } else {
+    iter->RegisterCleanup(&ReleaseCachedBlock, table.options.block_cache,
+                          loaded.cache_handle);
+  }
+  return iter;
+}
+
 }  // namespace
 
 Iterator* Table::BlockReader(void* arg, const ReadOptions& options,
                              const Slice& index_value) {
-  const Table* table = reinterpret_cast<const Table*>(arg);
-  const Rep* rep = table->rep_;
-  LoadedBlock loaded;
-  Status s = LoadDataBlock(rep->options, rep->file, rep->file_size,
-                           rep->cache_id, options, index_value, &loaded);
-  if (!s.ok()) return NewErrorIterator(s);
-
-  Iterator* iter = loaded.block->NewIterator(rep->options.comparator);
-  if (loaded.cache_handle == nullptr) {
-    iter->RegisterCleanup(&DeleteBlock, loaded.block, nullptr);
-  } else {
-    iter->RegisterCleanup(&ReleaseCachedBlock, rep->options.block_cache,
-                          loaded.cache_handle);
-  }
-  return iter;
+  const Rep* rep = reinterpret_cast<const Table*>(arg)->rep_;
+  return DataBlockIterator(*rep, rep->file, options, index_value);
 }
 
 Iterator* Table::NewIterator(const ReadOptions& options) const {
   return NewTwoLevelIterator(
       rep_->index_block->NewIterator(rep_->options.comparator),
       &Table::BlockReader, const_cast<Table*>(this), options);
+}
+
+namespace {
+
+// What a scan iterator reads through: the table and its own window on the
+// table's file.
+struct TableScan {
+  TableScan(const TableState& t, size_t window)
+      : table(t), file(t.file, t.file_size, window) {}
+
+  const TableState& table;
+  ReadaheadFile file;
+};
+
+Iterator* ScanBlockReader(void* arg, const ReadOptions& options,
+                          const Slice& index_value) {
+  TableScan* scan = static_cast<TableScan*>(arg);
+  return DataBlockIterator(scan->table, &scan->file, options, index_value);
+}
+
+void DeleteTableScan(void* arg, void*) { delete static_cast<TableScan*>(arg); }
+
+}  // namespace
+
+Iterator* NewTableScanIterator(const TableState& table,
+                               const ReadOptions& options, size_t readahead) {
+  TableScan* scan = new TableScan(table, readahead);
+  Iterator* iter = NewTwoLevelIterator(
+      table.index_block->NewIterator(table.options.comparator),
+      &ScanBlockReader, scan, options);
+  iter->RegisterCleanup(&DeleteTableScan, scan, nullptr);
+  return iter;
 }
 
 Status Table::InternalGet(const ReadOptions& options, const Slice& key,

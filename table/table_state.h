@@ -21,6 +21,7 @@ namespace leveldb {
 class Block;
 class FilterBlockReader;
 class FilterPolicy;
+class Iterator;
 class RandomAccessFile;
 struct TableFilterSetup;
 struct TableTail;
@@ -60,6 +61,12 @@ struct Table::Rep : public TableState {};
 Status OpenTableState(const Options& options, const TableFilterSetup& filter,
                       RandomAccessFile* file, uint64_t file_size,
                       TableState* table);
+
+// An iterator over the whole table for one reader going from front to back
+// (a compaction's input): data blocks are fetched `readahead` bytes at a
+// time (ReadaheadFile) rather than one read each. The table must outlive it.
+Iterator* NewTableScanIterator(const TableState& table,
+                               const ReadOptions& options, size_t readahead);
 
 // What one point lookup in a table did.
 struct TableProbe {
