@@ -378,9 +378,11 @@ round_order() {
   for s in "${run_systems[@]}"; do reversed=("$s" ${reversed[@]+"${reversed[@]}"}); done
   order=()
   for s in "${reversed[@]}"; do
-    [[ $s == c && -z $budget_override ]] && continue
+    if [[ $s == c && -z $budget_override ]]; then continue; fi
     order+=("$s")
-    [[ $s == a && ,$systems, == *,c,* && -z $budget_override ]] && order+=(c)
+    if [[ $s == a && ,$systems, == *,c,* && -z $budget_override ]]; then
+      order+=(c)
+    fi
   done
 }
 
