@@ -386,11 +386,11 @@ round_order() {
   done
 }
 
-# Appends the CSV row of read phase $2 ("after_load" or "settled") of the
-# run of system $1 in round $round, from log $3; sets budget_a after (a).
+# Appends the CSV row of the read phase numbered $3 in log $4 (1: the
+# first read) of system $1 in round $round, naming it $2 ("after_load" or
+# "settled"); sets budget_a after (a)'s first read.
 record_read() {
-  local s=$1 phase=$2 log=$3 index=1
-  [[ $phase == settled ]] && index=2
+  local s=$1 phase=$2 index=$3 log=$4
   row=()
   while IFS='=' read -r k v; do row[$k]=$v; done < <(parse_log "$log" "$index")
   [[ -n ${row[gets]} && -n ${row[sys_fg]} ]] ||
@@ -437,8 +437,8 @@ for ((round = 1; round <= repeat; round++)); do
     fi
     rm -rf "$db"
     sync
-    record_read "$s" "$first_read" "$log"
-    if ((both)); then record_read "$s" settled "$log"; fi
+    record_read "$s" "$first_read" 1 "$log"
+    if ((both)); then record_read "$s" settled 2 "$log"; fi
   done
 done
 ((dry_run)) && exit 0

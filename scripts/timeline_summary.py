@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarizes the 'timeline' lines of db_bench --timeline_ms logs.
 
-    python3 scripts/timeline_summary.py [--benchmark=readzipf] LOG...
+    python3 scripts/timeline_summary.py [--benchmark=readzipf] [--rows] LOG...
 
 For the read benchmark of each log (readzipf unless --benchmark says
 otherwise) it prints one Markdown row per phase: the intervals in which
@@ -10,7 +10,8 @@ and those without. Per phase: share of the Gets, Gets/s, foreground reads
 per Get, mean wait per foreground read, foreground CPU per Get, the rest of
 the process's CPU, and background read MB/s. Before the rows: files per
 level when the reads began and when they ended, and when level 0 first held
-fewer than four files. The lines come from benchmarks/bench_timeline.h.
+fewer than four files. With --rows, one row per log instead. The lines
+come from benchmarks/bench_timeline.h.
 """
 
 import re
@@ -93,12 +94,41 @@ def describe(path, benchmark):
     print()
 
 
+def one_row(path, benchmark):
+    """One Markdown row per log: the table that --rows prints."""
+    rows = samples(path, benchmark)
+    if not rows:
+        return f"| {path} | no timeline | | | | | | | |"
+    last = rows[-1]
+    drained = next((r["t"] for r in rows if r["files"][0] < 4), None)
+    phases = phase_rows(rows)
+    cells = []
+    for kind in ("busy", "quiet"):
+        acc = phases[kind]
+        if not acc or acc["ops"] <= 0:
+            cells.append("-")
+            continue
+        wait = acc["fg_read_ms"] * 1000 / max(acc["fg_reads"], 1)
+        cells.append(f"{acc['ops'] / max(acc['t'], 1e-9):.0f} Gets/s, "
+                     f"{acc['fg_reads'] / acc['ops']:.3f} reads, "
+                     f"{wait:.0f} us/read, "
+                     f"{acc['cpu_fg_ms'] * 1000 / acc['ops']:.1f} us CPU")
+    busy_ops = phases["busy"].get("ops", 0.0)
+    return (f"| {path} | {rows[0]['files'][0]} | "
+            + (f"{drained:.1f}" if drained is not None else "never")
+            + f" | {busy_ops / max(last['ops'], 1):.0%} | {cells[0]} | "
+            f"{cells[1]} | {last['ops'] / max(last['t'], 1e-9):.0f} |")
+
+
 def main(argv):
     benchmark = "readzipf"
     paths = []
+    rows = False
     for arg in argv:
         if arg.startswith("--benchmark="):
             benchmark = arg.split("=", 1)[1]
+        elif arg == "--rows":
+            rows = True
         elif arg in ("-h", "--help"):
             print(__doc__)
             return 0
@@ -110,9 +140,17 @@ def main(argv):
     if not paths:
         print("timeline_summary.py: no log given (see --help)", file=sys.stderr)
         return 2
+    if rows:
+        print("| log | L0 files at the first sample | L0 < 4 from (s) | "
+              "Gets during background reads | while busy | while quiet | "
+              "Gets/s |")
+        print("|---|---|---|---|---|---|---|")
     for path in paths:
         try:
-            describe(path, benchmark)
+            if rows:
+                print(one_row(path, benchmark))
+            else:
+                describe(path, benchmark)
         except OSError as e:
             print(f"timeline_summary.py: {e}", file=sys.stderr)
             return 1

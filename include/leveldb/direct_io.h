@@ -12,8 +12,9 @@
 //
 // Use it to measure or bound real device I/O, e.g. with the block cache off
 // (ReadOptions::fill_cache = false) a Get then costs exactly the table
-// blocks it reads. Expect slower compactions (no read-ahead) and more device
-// reads; it is not a general speed-up. See docs/direct-io.md.
+// blocks it reads. Compactions read their inputs in large windows of their
+// own; other reads get no read-ahead and no page cache, so expect more
+// device reads: it is not a general speed-up. See docs/direct-io.md.
 //
 // Filesystems without direct I/O: if opening a table file with O_DIRECT
 // fails with EINVAL, the file is read with ordinary (buffered) pread
