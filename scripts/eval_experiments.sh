@@ -54,6 +54,7 @@
 # (inherit), SHAPES, BUDGETS (shape-budget), BUDGET, ROCKS_BITS (ycsb-c*),
 # UP_LOAD, EBF_LOAD, ROCKS_LOAD (the loads the workload-C and mixed runs
 # copy, under <eval_dir>), each with the default of the recorded run.
+
 # Flag lists held in strings are split on purpose: no flag has a space.
 # shellcheck disable=SC2046,SC2086
 set -euo pipefail
@@ -69,17 +70,15 @@ rounds=""
 reads=""
 dry_run=0
 
-usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
-
 while (($# > 0)); do
   case $1 in
-    --build_dir=*) build_dir=${1#*=} ;;
-    --eval_dir=*) eval_dir=${1#*=} ;;
-    --logs=*) logs=${1#*=} ;;
+    --dry_run) dry_run=1 ;;
     --rounds=*) rounds=${1#*=}; positive_int --rounds "$rounds" ;;
     --reads=*) reads=${1#*=}; positive_int --reads "$reads" ;;
-    --dry_run) dry_run=1 ;;
-    -h|--help) usage; exit 0 ;;
+    --logs=*) logs=${1#*=} ;;
+    --build_dir=*) build_dir=${1#*=} ;;
+    --eval_dir=*) eval_dir=${1#*=} ;;
+    -h|--help) header_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     --*) die "unknown option '$1' (--help lists them)" ;;
     *) break ;;
   esac

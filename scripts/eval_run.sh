@@ -75,8 +75,6 @@ show='^(readzipf|readlatest|readrandom|readmissing|fillunique|fillrandom|load):|
 log=""
 dry_run=0
 
-usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
-
 while (($# > 0)); do
   case $1 in
     --log=*) log=${1#*=} ;;
@@ -101,7 +99,7 @@ while (($# > 0)); do
     --strip_progress) strip_progress=1 ;;
     --show=*) show=${1#*=} ;;
     --dry_run) dry_run=1 ;;
-    -h|--help) usage; exit 0 ;;
+    -h|--help) header_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     --*) die "unknown option '$1' (--help lists them)" ;;
     *) break ;;
   esac
