@@ -556,12 +556,16 @@ exp_mixed-final() {
 }
 
 exp_mixed-long() {
-  local r s x
+  local r s x load
   for r in 1 2; do
     for s in noinherit inherit; do
       x=()
-      [[ $s == noinherit ]] && x=(-p leveldb.bf_inherit_hotness=false)
-      step --scratch=eval/mixed-long --from="load-elasticbf${s%inherit}" \
+      load="load-elasticbf"
+      if [[ $s == noinherit ]]; then
+        x=(-p leveldb.bf_inherit_hotness=false)
+        load="load-elasticbf-noinherit"
+      fi
+      step --scratch=eval/mixed-long --from="$load" \
         --log="$L/r$r-$s.log" "${Y3[@]}" -p leveldb.elastic_bf=true \
         -p leveldb.bf_memory_bits_per_key=4 "${x[@]}" -p status.interval=30 \
         "${MIX[@]}" -p operationcount=2000000 -p readproportion=0.50 \
