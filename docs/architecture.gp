@@ -3,7 +3,9 @@
 #   gnuplot docs/architecture.gp      (writes docs/architecture.png)
 # The left column is the Get path in order: the filter layer screens a table
 # (segment locator, then the segment's loaded units) before the table is
-# opened or its index block searched.
+# opened or its index block searched; a table not registered yet is opened
+# and registered on the Get's thread first. RecordAccess comes from
+# TableCache::Get after the screen ('no') or after the probe ('maybe').
 set terminal pngcairo size 1300,820 font "DejaVu Sans,11" noenhanced
 set output 'docs/architecture.png'
 unset border; unset tics; unset key
@@ -17,7 +19,7 @@ set object 2 rect from 2,62 to 33,70 fc rgb "#dde8f8" fs solid 1.0 border lc rgb
 set label 2 "2 Version::Get (db/version_set.cc)\ncandidate tables: level 0 newest\nfirst, then one table per level" at 17.5,68.3 center font ",9"
 set arrow 2 from 17.5,62 to 17.5,60 lw 2
 set object 3 rect from 2,42 to 33,60 fc rgb "#e8ffe8" fs solid 1.0 border lc rgb "#006600"
-set label 3 "3 TableCache::Get -> MQSchedule::Screen\n  filter layer, per DB, keyed by file number\n  (elastic/mq_schedule.cc); no file opened:\n  SegmentLocator::Find: key -> segment s\n  TableFilterGroups::MayMatch(s, hash):\n  AND of the loaded units of s\n'no': skip the table (not opened,\n   no index search, no I/O)" at 3,58.3 left font ",9"
+set label 3 "3 TableCache::Get -> MQSchedule::Screen\n  filter layer, per DB, keyed by file number\n  (elastic/mq_schedule.cc); no file opened:\n  SegmentLocator::Find: key -> segment s\n  TableFilterGroups::MayMatch(s, hash):\n  AND of the loaded units of s\n'no': skip the table (not opened,\n   no index search, no I/O)\nnot registered yet: open it here,\n  which registers it and reads its\n  initial units; then screen again" at 3,58.3 left font ",9"
 set arrow 3 from 17.5,42 to 17.5,40 lw 2
 set label 4 "'maybe'" at 18.5,41 left font ",8"
 set object 5 rect from 2,28 to 33,40 fc rgb "#dde8f8" fs solid 1.0 border lc rgb "#333333"
@@ -25,8 +27,9 @@ set label 5 "4 TableCache::FindTable: open the\n  table if closed (one read of i
 set arrow 5 from 17.5,28 to 17.5,26 lw 2
 set object 6 rect from 2,16 to 33,26 fc rgb "#fde7d0" fs solid 1.0 border lc rgb "#333333"
 set label 6 "6 read the data block\n(ReadBlock, table/format.cc; O_DIRECT)\n= 1 I/O; a false positive when\nthe key is not in it" at 17.5,24.3 center font ",9"
-set label 7 "RecordAccess(s, absent)\nlock-free ring, never blocks" at 36,61.5 left font ",9"
+set label 7 "RecordAccess(s, absent), by\nTableCache::Get: at 'no' (absent)\nor after the probe; lock-free\nring, never blocks" at 34,64.5 left font ",9"
 set arrow 7 from 33,58 to 62,58 lw 2 dt 2 lc rgb "#aa3300"
+set arrow 8 from 33,34 to 62,42 lw 2 dt 2 lc rgb "#aa3300"
 
 # --- table file (bottom) ---
 set object 10 rect from 36,2 to 96,30 fc rgb "#f4f4f4" fs solid 1.0 border lc rgb "#333333"
@@ -60,10 +63,10 @@ set label 32 "install /\nevict" at 96.3,54 left font ",8"
 set arrow 33 from 100,48.7 to 33,48.7 lw 1.5 dt 3 lc rgb "#006600"
 set label 34 "locator and units read by Screen" at 34,50 left font ",8" tc rgb "#006600"
 set arrow 35 from 79,40 to 70,16 lw 2 lc rgb "#0044aa"
-set label 36 "load unit u of s\n(one pread; a whole region\nwhen a table registers)" at 80,37 left font ",9"
+set label 36 "load unit u of s\n(one pread; a whole region\nwhen a table registers,\non the registering thread)" at 80,37 left font ",9"
 
 # --- compaction ---
 set object 40 rect from 100,2 to 128,34 fc rgb "#f8e8f8" fs solid 1.0 border lc rgb "#333333"
-set label 40 "compaction / flush\nTableBuilder + FilterGroupBuilder:\nsegments cut at block\nboundaries, units built\non a thread pool;\noutput segments inherit\ntheir share of the\ninputs' hotness\n(MANIFEST tags 100/101)" at 114,30 center font ",9"
+set label 40 "compaction / flush\nTableBuilder + FilterGroupBuilder:\nsegments cut at block\nboundaries, units built\non a thread pool;\nwith inherit_hotness (off\nby default), outputs inherit\ntheir share of the\ninputs' hotness\n(MANIFEST tags 100/101)" at 114,30 center font ",9"
 set arrow 41 from 100,18 to 96,18 lw 2
 plot NaN

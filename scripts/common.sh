@@ -71,3 +71,9 @@ die() {
 positive_int() {
   [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, got '$2'"
 }
+
+# Prints the header comment of script $1 (from line 2 up to the first line
+# that is not a comment) as its --help text.
+header_usage() {
+  awk 'NR > 1 && !/^#/ { exit } NR > 1' "$1" | sed 's/^# \{0,1\}//'
+}

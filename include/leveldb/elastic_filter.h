@@ -1,11 +1,14 @@
-// ElasticBF: elastic Bloom filters for point lookups.
+// ElasticBF: elastic, hotness-aware filters for point lookups.
 //
 // Instead of one filter per table, every table is cut into segments (see
-// segment_bytes below) and every segment gets a filter group: several
-// small, independent Bloom filters ("filter units") stored on disk. Only as
-// many units per segment as that segment's hotness deserves are kept in
-// memory, and the split is adjusted at run time under a fixed memory budget,
-// so hot regions get a low false-positive rate and cold regions cost little.
+// segment_bytes below) and every segment gets a filter group: several small
+// filter units stored on disk. By default (unit_kind kRibbon) a segment's
+// units are the bit-planes of one Ribbon filter, dealt out to the units;
+// with kBloom each unit is an independent Bloom filter. A key is ruled out
+// as soon as one loaded unit of its segment rejects it. Only as many units
+// per segment as that segment's hotness deserves are kept in memory, and
+// the split is adjusted at run time under a fixed memory budget, so hot
+// regions get a low false-positive rate and cold regions cost little.
 //
 // Switch it on by choosing the policy:
 //
