@@ -98,7 +98,7 @@ def one_row(path, benchmark):
     """One Markdown row per log: the table that --rows prints."""
     rows = samples(path, benchmark)
     if not rows:
-        return f"| {path} | no timeline | | | | | | | |"
+        return f"| {path} | no timeline lines | - | - | - | - | - |"
     last = rows[-1]
     drained = next((r["t"] for r in rows if r["files"][0] < 4), None)
     phases = phase_rows(rows)
