@@ -29,6 +29,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/random.h"
+
 namespace zipf_keys {
 
 constexpr int kKeySize = 16;
@@ -53,28 +55,9 @@ class Rng {
   uint32_t state_;
 };
 
-// SplitMix64: a fast 64-bit generator with a full-resolution double, as a
-// Zipfian sampler needs (the Lehmer generator has only 31 bits).
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, 1).
-  double NextDouble() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-  // Uniform in [0, n) for n > 0 (multiply-shift of the top 32 bits; its
-  // bias, below n / 2^32, is irrelevant for a shuffle).
-  uint32_t Below(uint32_t n) {
-    return static_cast<uint32_t>(((Next() >> 32) * n) >> 32);
-  }
-
- private:
-  uint64_t state_;
-};
+// A fast 64-bit generator with a full-resolution double, as a Zipfian
+// sampler needs (the Lehmer generator has only 31 bits).
+using SplitMix64 = bench::SplitMix64;
 
 // The seed of the 64-bit stream of benchmark thread `index` for --seed.
 inline uint64_t ThreadSeed64(int64_t seed, int index) {

@@ -1,0 +1,40 @@
+// SplitMix64, the one pseudo-random generator of the benchmarks: fast, 64
+// bits of output, and a full-resolution double (what a Zipfian sampler
+// needs). Public API only, identical in every build.
+#ifndef LEVELDB_BENCHMARKS_COMMON_RANDOM_H_
+#define LEVELDB_BENCHMARKS_COMMON_RANDOM_H_
+
+#include <cstdint>
+
+namespace bench {
+
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, 1): the top 53 bits fill a double's mantissa.
+  double NextDouble() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+  // Uniform in [0, n) for n > 0 from the top 32 bits (multiply-shift; its
+  // bias, below n / 2^32, is irrelevant for a shuffle).
+  uint32_t Below(uint32_t n) {
+    return static_cast<uint32_t>(((Next() >> 32) * n) >> 32);
+  }
+  // Uniform in [0, n) for n > 0 from all 64 bits (multiply-high).
+  uint64_t Uniform(uint64_t n) {
+    return static_cast<uint64_t>((static_cast<unsigned __int128>(Next()) * n) >>
+                                 64);
+  }
+
+ private:
+  uint64_t state_;
+};
+
+}  // namespace bench
+
+#endif  // LEVELDB_BENCHMARKS_COMMON_RANDOM_H_
