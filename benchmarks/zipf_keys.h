@@ -36,27 +36,9 @@ namespace zipf_keys {
 constexpr int kKeySize = 16;
 constexpr const char* kAbsentSuffix = ".";
 
-// Lehmer ("minimal standard") generator: tiny and deterministic, which is
-// all a workload generator needs.
-class Rng {
- public:
-  explicit Rng(uint32_t seed) : state_(seed % kModulus) {
-    if (state_ == 0) state_ = 1;
-  }
-  uint32_t Next() {
-    state_ = static_cast<uint32_t>((uint64_t{state_} * 16807) % kModulus);
-    return state_;
-  }
-  // Uniform in [0, n); n must be positive.
-  uint32_t Uniform(uint32_t n) { return Next() % n; }
-
- private:
-  static constexpr uint32_t kModulus = 2147483647u;  // 2^31 - 1
-  uint32_t state_;
-};
-
-// A fast 64-bit generator with a full-resolution double, as a Zipfian
-// sampler needs (the Lehmer generator has only 31 bits).
+// The benchmarks' generators (common/random.h): Lehmer for the workload's
+// own draws, SplitMix64 where a Zipfian sampler needs 53-bit doubles.
+using Rng = bench::Lehmer;
 using SplitMix64 = bench::SplitMix64;
 
 // The seed of the 64-bit stream of benchmark thread `index` for --seed.

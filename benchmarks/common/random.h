@@ -1,12 +1,30 @@
-// SplitMix64, the one pseudo-random generator of the benchmarks: fast, 64
-// bits of output, and a full-resolution double (what a Zipfian sampler
-// needs). Public API only, identical in every build.
+// The pseudo-random generators of the benchmarks, identical in every
+// build: Lehmer (31 bits, tiny) and SplitMix64 (fast, 64 bits of output,
+// and a full-resolution double, what a Zipfian sampler needs).
 #ifndef LEVELDB_BENCHMARKS_COMMON_RANDOM_H_
 #define LEVELDB_BENCHMARKS_COMMON_RANDOM_H_
 
 #include <cstdint>
 
 namespace bench {
+
+// Lehmer ("minimal standard") generator.
+class Lehmer {
+ public:
+  explicit Lehmer(uint32_t seed) : state_(seed % kModulus) {
+    if (state_ == 0) state_ = 1;
+  }
+  uint32_t Next() {
+    state_ = static_cast<uint32_t>((uint64_t{state_} * 16807) % kModulus);
+    return state_;
+  }
+  // Uniform in [0, n); n must be positive.
+  uint32_t Uniform(uint32_t n) { return Next() % n; }
+
+ private:
+  static constexpr uint32_t kModulus = 2147483647u;  // 2^31 - 1
+  uint32_t state_;
+};
 
 class SplitMix64 {
  public:
