@@ -132,16 +132,7 @@ inline double Zeta(uint64_t n, double theta) {
   return sum + integral + (f(b) - f(a)) / 2 + (df(b) - df(a)) / 12;
 }
 
-// 64-bit FNV-1a over the eight little-endian bytes of v.
-inline uint64_t Fnv1a64(uint64_t v) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (int i = 0; i < 8; i++) {
-    hash ^= v & 0xff;
-    hash *= 0x100000001b3ull;
-    v >>= 8;
-  }
-  return hash;
-}
+using bench::Fnv1a64;
 
 // YCSB's ScrambledZipfianGenerator: a rank drawn from a Zipfian(theta)
 // distribution over a huge item space (10^10 items) by the zeta-based

@@ -1,6 +1,7 @@
 // The pseudo-random generators of the benchmarks, identical in every
 // build: Lehmer (31 bits, tiny) and SplitMix64 (fast, 64 bits of output,
-// and a full-resolution double, what a Zipfian sampler needs).
+// and a full-resolution double, what a Zipfian sampler needs); and the
+// FNV-1a hash that scrambles what they draw.
 #ifndef LEVELDB_BENCHMARKS_COMMON_RANDOM_H_
 #define LEVELDB_BENCHMARKS_COMMON_RANDOM_H_
 
@@ -52,6 +53,18 @@ class SplitMix64 {
  private:
   uint64_t state_;
 };
+
+// 64-bit FNV-1a over the eight little-endian bytes of v: how YCSB and
+// readzipf scramble Zipfian ranks and name hashed keys.
+inline uint64_t Fnv1a64(uint64_t v) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (int i = 0; i < 8; i++) {
+    hash ^= v & 0xff;
+    hash *= 0x100000001b3ull;
+    v >>= 8;
+  }
+  return hash;
+}
 
 }  // namespace bench
 

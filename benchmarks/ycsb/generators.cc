@@ -6,18 +6,6 @@
 
 namespace ycsb {
 
-uint64_t FnvHash64(uint64_t value) {
-  constexpr uint64_t kOffsetBasis = 0xCBF29CE484222325ULL;
-  constexpr uint64_t kPrime = 1099511628211ULL;
-  uint64_t hash = kOffsetBasis;
-  for (int i = 0; i < 8; ++i) {
-    hash ^= value & 0xFF;
-    hash *= kPrime;
-    value >>= 8;
-  }
-  return hash;
-}
-
 double Zeta(uint64_t n, double theta) { return ZetaExtend(0, n, theta, 0.0); }
 
 double ZetaExtend(uint64_t from, uint64_t to, double theta, double partial) {

@@ -17,7 +17,7 @@ namespace ycsb {
 
 // FNV-1a over the eight bytes of `value`, lowest byte first (YCSB's
 // fnvhash64, without Java's sign handling).
-uint64_t FnvHash64(uint64_t value);
+inline uint64_t FnvHash64(uint64_t value) { return bench::Fnv1a64(value); }
 
 // Small, fast pseudo-random source; one per thread.
 using Random = bench::SplitMix64;
