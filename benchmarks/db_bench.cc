@@ -16,15 +16,15 @@
 // and
 //   foreground read syscalls per op: X (...), background read syscalls: Y
 // counted by the kernel for the benchmark threads and for the rest of the
-// process (proc_io.h), a count that works for any storage library alike.
-// The workload generators (keys, values, fillunique's order, readzipf's
+// process (common/proc_stats.h), a count that works for any storage library
+// alike. The workload generators (keys, values, fillunique's order, readzipf's
 // Zipfian keys) live in zipf_keys.h, shared with rocksdb_readpath.
 // With --io_stats=1 each benchmark is followed by the DB's I/O and filter
 // properties (where the library has them) and the filter memory.
 //
 // ElasticBF and direct I/O exist only in this fork; the upstream build
 // rejects --elastic_bf=1 and implements --direct_io=1 locally with the
-// public Env API (LocalDirectIOEnv).
+// public Env API (common/direct_io_env.h).
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -51,6 +51,10 @@
 #include <vector>
 
 #include "bench_timeline.h"
+#include "common/crc32c.h"
+#include "common/direct_io_env.h"
+#include "common/flags.h"
+#include "common/proc_stats.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
@@ -60,7 +64,6 @@
 #include "leveldb/slice.h"
 #include "leveldb/status.h"
 #include "leveldb/write_batch.h"
-#include "proc_io.h"
 #include "zipf_keys.h"
 
 #if !defined(LEVELDB_UPSTREAM_BUILD)
@@ -141,103 +144,94 @@ struct Flags {
 
 Flags FLAGS;
 
-enum class FlagType { kBool, kInt, kDouble, kString };
+using bench::FlagType;
 
-// One command-line flag. New flags (e.g. for new filter policies or I/O
-// statistics) only need a row in FlagTable().
-struct FlagSpec {
-  const char* name;
-  FlagType type;
-  void* target;
-  int64_t min_value;  // lower bound for kInt flags
-  const char* help;
-};
-
-const std::vector<FlagSpec>& FlagTable() {
-  static const std::vector<FlagSpec> table = {
-      {"benchmarks", FlagType::kString, &FLAGS.benchmarks, 0,
+const std::vector<bench::Flag>& FlagTable() {
+  static const std::vector<bench::Flag> table = {
+      {"benchmarks", FlagType::kString, &FLAGS.benchmarks,
        "comma-separated list of benchmarks to run, in order"},
-      {"num", FlagType::kInt, &FLAGS.num, 0, "number of entries"},
-      {"reads", FlagType::kInt, &FLAGS.reads, INT64_MIN,
+      {"num", FlagType::kInt, &FLAGS.num, "number of entries", 0},
+      {"reads", FlagType::kInt, &FLAGS.reads,
        "number of reads (negative: --num)"},
-      {"threads", FlagType::kInt, &FLAGS.threads, 1,
-       "threads running each benchmark"},
-      {"value_size", FlagType::kInt, &FLAGS.value_size, 0, "bytes per value"},
-      {"compression_ratio", FlagType::kDouble, &FLAGS.compression_ratio, 0,
+      {"threads", FlagType::kInt, &FLAGS.threads,
+       "threads running each benchmark", 1},
+      {"value_size", FlagType::kInt, &FLAGS.value_size, "bytes per value", 0},
+      {"compression_ratio", FlagType::kDouble, &FLAGS.compression_ratio,
        "fraction of its size a value compresses to, in (0, 1]"},
-      {"histogram", FlagType::kBool, &FLAGS.histogram, 0,
+      {"histogram", FlagType::kBool, &FLAGS.histogram,
        "print a latency histogram per benchmark"},
-      {"write_buffer_size", FlagType::kInt, &FLAGS.write_buffer_size, 1,
-       "Options::write_buffer_size"},
-      {"max_file_size", FlagType::kInt, &FLAGS.max_file_size, 1,
-       "Options::max_file_size"},
-      {"block_size", FlagType::kInt, &FLAGS.block_size, 1,
-       "Options::block_size"},
-      {"open_files", FlagType::kInt, &FLAGS.open_files, 0,
-       "Options::max_open_files (0: library default)"},
-      {"cache_size", FlagType::kInt, &FLAGS.cache_size, INT64_MIN,
+      {"write_buffer_size", FlagType::kInt, &FLAGS.write_buffer_size,
+       "Options::write_buffer_size", 1},
+      {"max_file_size", FlagType::kInt, &FLAGS.max_file_size,
+       "Options::max_file_size", 1},
+      {"block_size", FlagType::kInt, &FLAGS.block_size, "Options::block_size",
+       1},
+      {"open_files", FlagType::kInt, &FLAGS.open_files,
+       "Options::max_open_files (0: library default)", 0},
+      {"cache_size", FlagType::kInt, &FLAGS.cache_size,
        "block cache bytes (negative: library default)"},
-      {"bloom_bits", FlagType::kInt, &FLAGS.bloom_bits, INT64_MIN,
+      {"bloom_bits", FlagType::kInt, &FLAGS.bloom_bits,
        "Bloom filter bits per key (negative: no filter)"},
-      {"compression", FlagType::kBool, &FLAGS.compression, 0,
+      {"compression", FlagType::kBool, &FLAGS.compression,
        "snappy-compress table blocks"},
-      {"use_existing_db", FlagType::kBool, &FLAGS.use_existing_db, 0,
+      {"use_existing_db", FlagType::kBool, &FLAGS.use_existing_db,
        "reuse the database in --db instead of starting empty"},
-      {"reuse_logs", FlagType::kBool, &FLAGS.reuse_logs, 0,
-       "Options::reuse_logs"},
-      {"db", FlagType::kString, &FLAGS.db, 0, "database directory"},
-      {"elastic_bf", FlagType::kBool, &FLAGS.elastic_bf, 0,
+      {"reuse_logs", FlagType::kBool, &FLAGS.reuse_logs, "Options::reuse_logs"},
+      {"db", FlagType::kString, &FLAGS.db, "database directory"},
+      {"elastic_bf", FlagType::kBool, &FLAGS.elastic_bf,
        "use ElasticBF filters (fork only; excludes --bloom_bits)"},
-      {"bf_bits_per_unit", FlagType::kInt, &FLAGS.bf_bits_per_unit, 0,
-       "ElasticFilterOptions::bits_per_unit (0: from the budget)"},
-      {"bf_units", FlagType::kInt, &FLAGS.bf_units, 0,
-       "ElasticFilterOptions::units_per_segment (0: from the budget)"},
-      {"bf_segment_bytes", FlagType::kInt, &FLAGS.bf_segment_bytes, 0,
-       "ElasticFilterOptions::segment_bytes (0: one unit per 4 KiB page)"},
+      {"bf_bits_per_unit", FlagType::kInt, &FLAGS.bf_bits_per_unit,
+       "ElasticFilterOptions::bits_per_unit (0: from the budget)", 0},
+      {"bf_units", FlagType::kInt, &FLAGS.bf_units,
+       "ElasticFilterOptions::units_per_segment (0: from the budget)", 0},
+      {"bf_segment_bytes", FlagType::kInt, &FLAGS.bf_segment_bytes,
+       "ElasticFilterOptions::segment_bytes (0: one unit per 4 KiB page)", 0},
       {"bf_memory_bits_per_key", FlagType::kDouble,
-       &FLAGS.bf_memory_bits_per_key, 0,
+       &FLAGS.bf_memory_bits_per_key,
        "ElasticFilterOptions::memory_bits_per_key"},
       {"bf_memory_budget_bytes", FlagType::kInt, &FLAGS.bf_memory_budget_bytes,
-       0, "ElasticFilterOptions::memory_budget_bytes (0: from bits per key)"},
-      {"bf_lifetime", FlagType::kInt, &FLAGS.bf_lifetime, 0,
-       "ElasticFilterOptions::lifetime in Gets (0: automatic)"},
-      {"bf_initial_units", FlagType::kInt, &FLAGS.bf_initial_units, 0,
-       "ElasticFilterOptions::initial_units"},
-      {"bf_inherit_hotness", FlagType::kBool, &FLAGS.bf_inherit_hotness, 0,
+       "ElasticFilterOptions::memory_budget_bytes (0: from bits per key)", 0},
+      {"bf_lifetime", FlagType::kInt, &FLAGS.bf_lifetime,
+       "ElasticFilterOptions::lifetime in Gets (0: automatic)", 0},
+      {"bf_initial_units", FlagType::kInt, &FLAGS.bf_initial_units,
+       "ElasticFilterOptions::initial_units", 0},
+      {"bf_inherit_hotness", FlagType::kBool, &FLAGS.bf_inherit_hotness,
        "ElasticFilterOptions::inherit_hotness"},
-      {"bf_unit_kind", FlagType::kString, &FLAGS.bf_unit_kind, 0,
+      {"bf_unit_kind", FlagType::kString, &FLAGS.bf_unit_kind,
        "ElasticFilterOptions::unit_kind: bloom or ribbon"},
-      {"direct_io", FlagType::kBool, &FLAGS.direct_io, 0,
+      {"direct_io", FlagType::kBool, &FLAGS.direct_io,
        "read table files with O_DIRECT (no page cache, no mmap)"},
-      {"io_stats", FlagType::kBool, &FLAGS.io_stats, 0,
+      {"io_stats", FlagType::kBool, &FLAGS.io_stats,
        "after each benchmark print leveldb.io-stats, leveldb.elasticbf "
        "(if the library has them) and filter memory"},
-      {"fill_cache", FlagType::kBool, &FLAGS.fill_cache, 0,
+      {"fill_cache", FlagType::kBool, &FLAGS.fill_cache,
        "ReadOptions::fill_cache for the read benchmarks"},
-      {"warmup_reads", FlagType::kInt, &FLAGS.warmup_reads, 0,
+      {"warmup_reads", FlagType::kInt, &FLAGS.warmup_reads,
        "unmeasured absent-key Gets spread over the key space before the "
-       "first read benchmark on a database (opens its tables)"},
-      {"timeline_ms", FlagType::kInt, &FLAGS.timeline_ms, 0,
+       "first read benchmark on a database (opens its tables)",
+       0},
+      {"timeline_ms", FlagType::kInt, &FLAGS.timeline_ms,
        "every this many ms of a benchmark print a 'timeline' line: ops, "
        "table reads and their wait, CPU, files per level, bytes compacted "
-       "(0: none; benchmarks/bench_timeline.h)"},
-      {"zipf", FlagType::kDouble, &FLAGS.zipf, 0,
+       "(0: none; benchmarks/bench_timeline.h)",
+       0},
+      {"zipf", FlagType::kDouble, &FLAGS.zipf,
        "Zipfian theta of readzipf, in (0, 1)"},
-      {"zero_lookup_ratio", FlagType::kDouble, &FLAGS.zero_lookup_ratio, 0,
+      {"zero_lookup_ratio", FlagType::kDouble, &FLAGS.zero_lookup_ratio,
        "share of readzipf lookups for absent keys, in [0, 1]"},
-      {"seed", FlagType::kInt, &FLAGS.seed, 0,
-       "seed of the key generators (same seed, same keys)"},
-      {"key_dist", FlagType::kString, &FLAGS.key_dist, 0,
+      {"seed", FlagType::kInt, &FLAGS.seed,
+       "seed of the key generators (same seed, same keys)", 0},
+      {"key_dist", FlagType::kString, &FLAGS.key_dist,
        "readzipf keys: zipf (scrambled), ordered_zipf (hot keys first in "
        "key order), hotspot (one hot key range) or latest (as readlatest)"},
-      {"hot_data_fraction", FlagType::kDouble, &FLAGS.hot_data_fraction, 0,
+      {"hot_data_fraction", FlagType::kDouble, &FLAGS.hot_data_fraction,
        "hotspot: share of the keys in the hot range, in (0, 1]"},
-      {"hot_op_fraction", FlagType::kDouble, &FLAGS.hot_op_fraction, 0,
+      {"hot_op_fraction", FlagType::kDouble, &FLAGS.hot_op_fraction,
        "hotspot: share of the lookups for the hot range, in (0, 1]"},
-      {"hot_range_start", FlagType::kDouble, &FLAGS.hot_range_start, 0,
+      {"hot_range_start", FlagType::kDouble, &FLAGS.hot_range_start,
        "hotspot: start of the hot range as a share of the key space, in "
        "[0, 1) (0: the lowest keys, as YCSB)"},
-      {"insert_ratio", FlagType::kDouble, &FLAGS.insert_ratio, 0,
+      {"insert_ratio", FlagType::kDouble, &FLAGS.insert_ratio,
        "readlatest: share of operations inserting a key after the largest "
        "one, in [0, 1)"},
   };
@@ -249,42 +243,9 @@ const std::vector<FlagSpec>& FlagTable() {
   std::exit(1);
 }
 
-bool ParseInt(const std::string& text, int64_t* value) {
-  if (text.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const long long parsed = std::strtoll(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0') return false;
-  *value = parsed;
-  return true;
-}
-
-bool ParseDouble(const std::string& text, double* value) {
-  if (text.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const double parsed = std::strtod(text.c_str(), &end);
-  if (errno != 0 || *end != '\0' || !std::isfinite(parsed)) return false;
-  *value = parsed;
-  return true;
-}
-
-bool ParseBool(const std::string& text, bool* value) {
-  if (text == "1" || text == "true") {
-    *value = true;
-  } else if (text == "0" || text == "false") {
-    *value = false;
-  } else {
-    return false;
-  }
-  return true;
-}
-
 void PrintFlagHelp() {
   std::printf("Usage: db_bench [--flag=value]...\n\nFlags:\n");
-  for (const FlagSpec& flag : FlagTable()) {
-    std::printf("  --%-20s %s\n", flag.name, flag.help);
-  }
+  bench::PrintFlags(FlagTable(), 20);
   std::printf(
       "\nBenchmarks: fillseq fillbatch fillrandom fillunique overwrite "
       "fillsync fill100K\n  readseq readreverse readrandom readmissing readhot "
@@ -298,45 +259,9 @@ void PrintFlagHelp() {
 
 // Applies one "--name=value" (or "--name" for a boolean) argument.
 void ApplyFlag(const std::string& arg) {
-  if (arg.compare(0, 2, "--") != 0)
-    FlagError("unexpected argument '" + arg + "'");
-  const size_t eq = arg.find('=');
-  const std::string name =
-      arg.substr(2, eq == std::string::npos ? arg.npos : eq - 2);
-  const bool has_value = eq != std::string::npos;
-  const std::string value = has_value ? arg.substr(eq + 1) : std::string();
-  for (const FlagSpec& flag : FlagTable()) {
-    if (name != flag.name) continue;
-    const std::string bad = "invalid value '" + value + "' for --" + name;
-    switch (flag.type) {
-      case FlagType::kBool:
-        if (!has_value) {
-          *static_cast<bool*>(flag.target) = true;
-        } else if (!ParseBool(value, static_cast<bool*>(flag.target))) {
-          FlagError(bad);
-        }
-        return;
-      case FlagType::kInt: {
-        int64_t parsed;
-        if (!ParseInt(value, &parsed)) FlagError(bad);
-        if (parsed < flag.min_value) {
-          FlagError(bad + " (minimum " + std::to_string(flag.min_value) + ")");
-        }
-        *static_cast<int64_t*>(flag.target) = parsed;
-        return;
-      }
-      case FlagType::kDouble:
-        if (!ParseDouble(value, static_cast<double*>(flag.target))) {
-          FlagError(bad);
-        }
-        return;
-      case FlagType::kString:
-        if (!has_value) FlagError("--" + name + " needs a value");
-        *static_cast<std::string*>(flag.target) = value;
-        return;
-    }
-  }
-  FlagError("unknown flag '" + arg + "'");
+  bool unknown = false;
+  const std::string error = bench::ApplyFlag(FlagTable(), arg, &unknown);
+  if (!error.empty()) FlagError(error);
 }
 
 #if !defined(LEVELDB_UPSTREAM_BUILD)
@@ -502,29 +427,6 @@ class KeyBuffer {
   zipf_keys::KeyFormatter formatter_;
 };
 
-// Table-driven CRC32C (Castagnoli, reflected polynomial 0x82f63b78), kept
-// local so that both builds measure the very same code.
-class Crc32c {
- public:
-  Crc32c() {
-    for (uint32_t i = 0; i < 256; i++) {
-      uint32_t c = i;
-      for (int bit = 0; bit < 8; bit++) c = (c >> 1) ^ (0x82f63b78u & -(c & 1));
-      table_[i] = c;
-    }
-  }
-  uint32_t Value(const char* data, size_t n) const {
-    uint32_t crc = 0xffffffffu;
-    for (size_t i = 0; i < n; i++) {
-      crc = table_[(crc ^ static_cast<uint8_t>(data[i])) & 0xff] ^ (crc >> 8);
-    }
-    return crc ^ 0xffffffffu;
-  }
-
- private:
-  uint32_t table_[256];
-};
-
 // ---------------------------------------------------------------------------
 // Table I/O accounting
 // ---------------------------------------------------------------------------
@@ -533,17 +435,6 @@ class Crc32c {
 // foreground reads (a Get waiting for them); all others (compactions, the
 // library's background threads, the main thread) are background reads.
 thread_local bool t_benchmark_thread = false;
-
-bool IsTableFile(const std::string& fname) {
-  const size_t slash = fname.rfind('/');
-  const std::string base =
-      slash == std::string::npos ? fname : fname.substr(slash + 1);
-  auto ends_with = [&base](const char* suffix) {
-    const size_t n = std::strlen(suffix);
-    return base.size() > n && base.compare(base.size() - n, n, suffix) == 0;
-  };
-  return ends_with(".ldb") || ends_with(".sst");
-}
 
 // Read() calls on table files and the bytes they returned, split by the
 // kind of thread that issued them.
@@ -606,7 +497,7 @@ class CountingEnv final : public leveldb::EnvWrapper {
   Status NewRandomAccessFile(const std::string& fname,
                              leveldb::RandomAccessFile** result) override {
     Status s = target()->NewRandomAccessFile(fname, result);
-    if (s.ok() && IsTableFile(fname)) {
+    if (s.ok() && bench::IsTableFile(fname)) {
       *result = new CountingRandomAccessFile(*result, &counters_);
     }
     return s;
@@ -618,121 +509,11 @@ class CountingEnv final : public leveldb::EnvWrapper {
   TableReadCounters counters_;
 };
 
-#if defined(LEVELDB_UPSTREAM_BUILD)
-// Upstream LevelDB has no direct-I/O Env, so the upstream build gets the
-// same behaviour as the fork's DirectIOEnv() from this wrapper around
-// Env::Default(), written against the public API only: table files are
-// opened with O_DIRECT (falling back to a buffered descriptor on EINVAL)
-// and read through 4 KiB-aligned bounce buffers; nothing is mmapped.
-
-constexpr size_t kDirectAlignment = 4096;
-
-// Owns a file descriptor; reads with pread.
-class LocalPreadFile final : public leveldb::RandomAccessFile {
- public:
-  LocalPreadFile(std::string path, int fd, bool direct)
-      : path_(std::move(path)), fd_(fd), direct_(direct) {}
-  ~LocalPreadFile() override { ::close(fd_); }
-
-  Status Read(uint64_t offset, size_t n, Slice* result,
-              char* scratch) const override {
-    *result = Slice();
-    if (n == 0) return Status::OK();
-    if (!direct_) return ReadBuffered(fd_, offset, n, result, scratch);
-    const uint64_t begin = offset - offset % kDirectAlignment;
-    const uint64_t end = (offset + n + kDirectAlignment - 1) /
-                         kDirectAlignment * kDirectAlignment;
-    const size_t span = static_cast<size_t>(end - begin);
-    void* memory = nullptr;
-    if (::posix_memalign(&memory, kDirectAlignment, span) != 0) {
-      return Status::IOError(path_, "cannot allocate a direct-I/O buffer");
-    }
-    std::unique_ptr<char, void (*)(void*)> buffer(static_cast<char*>(memory),
-                                                  std::free);
-    size_t done = 0;
-    while (done < span) {
-      const ssize_t got = ::pread(fd_, buffer.get() + done, span - done,
-                                  static_cast<off_t>(begin + done));
-      if (got < 0) {
-        if (errno == EINTR) continue;
-        if (errno == EINVAL) {
-          // The filesystem refused this direct read: serve it buffered.
-          const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-          if (fd < 0) return Status::IOError(path_, std::strerror(errno));
-          Status s = ReadBuffered(fd, offset, n, result, scratch);
-          ::close(fd);
-          return s;
-        }
-        return Status::IOError(path_, std::strerror(errno));
-      }
-      if (got == 0) break;
-      done += static_cast<size_t>(got);
-      if (done % kDirectAlignment != 0) break;  // end of file
-    }
-    const size_t skip = static_cast<size_t>(offset - begin);
-    if (done > skip) {
-      const size_t length = std::min(n, done - skip);
-      std::memcpy(scratch, buffer.get() + skip, length);
-      *result = Slice(scratch, length);
-    }
-    return Status::OK();
-  }
-
- private:
-  Status ReadBuffered(int fd, uint64_t offset, size_t n, Slice* result,
-                      char* scratch) const {
-    size_t done = 0;
-    while (done < n) {
-      const ssize_t got = ::pread(fd, scratch + done, n - done,
-                                  static_cast<off_t>(offset + done));
-      if (got < 0) {
-        if (errno == EINTR) continue;
-        return Status::IOError(path_, std::strerror(errno));
-      }
-      if (got == 0) break;
-      done += static_cast<size_t>(got);
-    }
-    *result = Slice(scratch, done);
-    return Status::OK();
-  }
-
-  const std::string path_;
-  const int fd_;
-  const bool direct_;
-};
-
-class LocalDirectIOEnv final : public leveldb::EnvWrapper {
- public:
-  LocalDirectIOEnv() : EnvWrapper(leveldb::Env::Default()) {}
-
-  Status NewRandomAccessFile(const std::string& fname,
-                             leveldb::RandomAccessFile** result) override {
-    if (!IsTableFile(fname))
-      return target()->NewRandomAccessFile(fname, result);
-    *result = nullptr;
-    bool direct = true;
-    int fd = ::open(fname.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
-    if (fd < 0 && errno == EINVAL) {
-      direct = false;  // no direct I/O on this filesystem
-      fd = ::open(fname.c_str(), O_RDONLY | O_CLOEXEC);
-    }
-    if (fd < 0) {
-      const int error = errno;
-      if (error == ENOENT) return Status::NotFound(fname, std::strerror(error));
-      return Status::IOError(fname, std::strerror(error));
-    }
-    *result = new LocalPreadFile(fname, fd, direct);
-    return Status::OK();
-  }
-};
-#endif  // LEVELDB_UPSTREAM_BUILD
-
 // The Env that --direct_io selects, before counting.
 leveldb::Env* BaseEnv() {
   if (!FLAGS.direct_io) return leveldb::Env::Default();
 #if defined(LEVELDB_UPSTREAM_BUILD)
-  static LocalDirectIOEnv* local = new LocalDirectIOEnv;
-  return local;
+  return bench::LocalDirectIOEnv();
 #else
   return leveldb::DirectIOEnv();
 #endif
@@ -1371,7 +1152,7 @@ class Benchmark {
       ReportZipf(spec.name, merged);
     }
     if (is_read) ReportTableReads(merged);
-    if (is_read) ReportSyscalls(merged);
+    if (is_read) proc_io::PrintSyscalls(syscalls_, merged.ops());
     if (FLAGS.io_stats) ReportIoStats(spec.name);
     std::fflush(stdout);
   }
@@ -2007,58 +1788,23 @@ class Benchmark {
                  table_reads_.background_bytes / 1048576.0);
   }
 
-  // Read syscalls from /proc (proc_io.h): the benchmark threads' own, and
-  // the rest of the process (library background threads) meanwhile.
+  // Read syscalls from /proc (common/proc_stats.h): the benchmark threads'
+  // own, and the rest of the process (library background threads).
   void CollectSyscalls(
       const proc_io::Snapshot& process_before,
       const proc_io::Snapshot& process_after,
       const std::vector<std::unique_ptr<ThreadState>>& states) {
-    syscalls_ = Syscalls();
-    const uint64_t overhead = SnapshotOverhead();
-    bool valid = process_before.valid && process_after.valid;
-    uint64_t thread_total = 0;  // everything the threads' counters saw
+    std::vector<proc_io::ThreadSnapshots> snapshots;
     for (const auto& state : states) {
-      const proc_io::Snapshot& a = state->io_before;
-      const proc_io::Snapshot& b = state->io_after;
-      valid = valid && a.valid && b.valid;
-      if (!valid) break;
-      const uint64_t seen = proc_io::Delta(a.syscr, b.syscr);
-      syscalls_.foreground += proc_io::Delta(overhead, seen);
-      syscalls_.foreground_bytes += proc_io::Delta(a.read_bytes, b.read_bytes);
-      // The thread's second snapshot is not in its own delta but is in the
-      // process's.
-      thread_total += seen + overhead;
+      snapshots.push_back({state->io_before, state->io_after});
     }
-    if (!valid) return;
-    syscalls_.valid = true;
-    const uint64_t process_seen =
-        proc_io::Delta(process_before.syscr, process_after.syscr);
-    syscalls_.background =
-        proc_io::Delta(thread_total + overhead, process_seen);
-    syscalls_.background_bytes = proc_io::Delta(
-        syscalls_.foreground_bytes,
-        proc_io::Delta(process_before.read_bytes, process_after.read_bytes));
+    syscalls_ = proc_io::CountSyscalls(snapshots, process_before, process_after,
+                                       SnapshotOverhead());
   }
 
   static uint64_t SnapshotOverhead() {
     static const uint64_t overhead = proc_io::SnapshotOverhead();
     return overhead;
-  }
-
-  void ReportSyscalls(const Stats& merged) {
-    if (!syscalls_.valid) {
-      std::fprintf(stdout,
-                   "foreground read syscalls per op: n/a (no "
-                   "/proc/thread-self/io)\n");
-      return;
-    }
-    const double ops = static_cast<double>(std::max<int64_t>(merged.ops(), 1));
-    std::fprintf(stdout,
-                 "foreground read syscalls per op: %.4f (%.0f bytes from "
-                 "storage per op), background read syscalls: %" PRIu64
-                 " (%.1f MB from storage) [/proc/thread-self/io]\n",
-                 syscalls_.foreground / ops, syscalls_.foreground_bytes / ops,
-                 syscalls_.background, syscalls_.background_bytes / 1048576.0);
   }
 
   // Library properties (only those this library has) and filter memory.
@@ -2150,7 +1896,7 @@ class Benchmark {
             text.substr(line + prefix.size(), end - line - prefix.size());
         digits.erase(0, digits.find_first_not_of(" \t"));
         digits.erase(digits.find_last_not_of(" \t") + 1);
-        if (ParseInt(digits, &parsed) && parsed >= 0) {
+        if (bench::ParseInt(digits, &parsed) && parsed >= 0) {
           *value = static_cast<uint64_t>(parsed);
           return true;
         }
@@ -2188,7 +1934,7 @@ class Benchmark {
       std::vector<std::string> children;
       if (!env->GetChildren(FLAGS.db, &children).ok()) return;
       for (const std::string& child : children) {
-        if (IsTableFile(child)) paths.push_back(FLAGS.db + "/" + child);
+        if (bench::IsTableFile(child)) paths.push_back(FLAGS.db + "/" + child);
       }
     }
     for (const std::string& path : paths) {
@@ -2211,7 +1957,8 @@ class Benchmark {
         const size_t colon = listing.find(':', line);
         int64_t number;
         if (colon != std::string::npos && colon < end &&
-            ParseInt(listing.substr(line + 1, colon - line - 1), &number) &&
+            bench::ParseInt(listing.substr(line + 1, colon - line - 1),
+                            &number) &&
             number >= 0) {
           numbers.push_back(static_cast<uint64_t>(number));
         }
@@ -2229,7 +1976,7 @@ class Benchmark {
     constexpr size_t kBlock = 4096;
     constexpr int64_t kTotal = int64_t{500} << 20;
     const std::string data(kBlock, 'x');
-    const Crc32c crc;
+    const bench::Crc32c crc;
     uint32_t checksum = 0;
     int64_t bytes = 0;
     while (bytes < kTotal) {
@@ -2424,13 +2171,7 @@ class Benchmark {
   } table_reads_;
 
   // Read syscalls of the last benchmark run on threads (/proc).
-  struct Syscalls {
-    bool valid = false;
-    uint64_t foreground = 0;
-    uint64_t foreground_bytes = 0;
-    uint64_t background = 0;
-    uint64_t background_bytes = 0;
-  } syscalls_;
+  proc_io::SyscallCount syscalls_;
 
   // fillunique's key order.
   std::vector<uint32_t> unique_order_;

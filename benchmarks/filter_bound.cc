@@ -77,6 +77,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/flags.h"
 #include "db/dbformat.h"
 #include "db/filename.h"
 #include "db/table_cache.h"
@@ -87,14 +88,19 @@
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
+#include "table/elastic/filter_group.h"
 #include "table/elastic/filter_unit.h"
 #include "table/elastic/ribbon_unit.h"
+#include "table/elastic/segment.h"
 #include "table/elastic/segment_key_range.h"
 #include "ycsb/generators.h"
 #include "ycsb/record.h"
 #include "zipf_keys.h"
 
 namespace {
+
+using bench::ParseDouble;
+using bench::ParseU64;
 
 struct Flags {
   uint64_t num = 24000000;
@@ -145,28 +151,14 @@ struct Flags {
   std::exit(2);
 }
 
-bool ParseDouble(const char* s, double* out) {
-  char* end = nullptr;
-  *out = std::strtod(s, &end);
-  return end != s && *end == '\0' && std::isfinite(*out);
-}
-
-bool ParseU64(const char* s, uint64_t* out) {
-  if (*s < '0' || *s > '9') return false;
-  char* end = nullptr;
-  *out = std::strtoull(s, &end, 10);
-  return *end == '\0';
-}
-
 // Comma-separated non-negative numbers.
-bool ParseList(const char* v, std::vector<double>* out) {
+bool ParseList(const std::string& list, std::vector<double>* out) {
   out->clear();
-  const std::string list = v;
   size_t start = 0;
   while (start <= list.size()) {
     const size_t comma = std::min(list.find(',', start), list.size());
     double x = 0;
-    if (!ParseDouble(list.substr(start, comma - start).c_str(), &x) || x < 0) {
+    if (!ParseDouble(list.substr(start, comma - start), &x) || x < 0) {
       return false;
     }
     out->push_back(x);
@@ -179,12 +171,10 @@ Flags ParseFlags(int argc, char** argv) {
   Flags f;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    const size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) != 0 || eq == std::string::npos) {
+    std::string name, v;
+    if (!bench::SplitFlag(arg, &name, &v)) {
       Usage(("bad argument: " + arg).c_str());
     }
-    const std::string name = arg.substr(2, eq - 2);
-    const char* v = argv[i] + eq + 1;
     uint64_t u = 0;
     bool ok = true;
     if (name == "num") {
@@ -230,8 +220,8 @@ Flags ParseFlags(int argc, char** argv) {
       ok = ParseDouble(v, &f.hot_range_start) && f.hot_range_start >= 0 &&
            f.hot_range_start < 1;
     } else if (name == "ycsb_insertorder") {
-      ok = std::string(v) == "hashed" || std::string(v) == "ordered";
-      f.ycsb_ordered = std::string(v) == "ordered";
+      ok = v == "hashed" || v == "ordered";
+      f.ycsb_ordered = v == "ordered";
     } else if (name == "absent_only") {
       ok = ParseU64(v, &u) && u <= 1;
       f.absent_only = u == 1;
@@ -422,7 +412,7 @@ bool KeyNumber(const Flags& f, const leveldb::Slice& key, uint64_t* number) {
     if (!f.ycsb_ordered || digits.rfind("user", 0) != 0) return false;
     digits.erase(0, 4);
   }
-  return ParseU64(digits.c_str(), number);
+  return ParseU64(digits, number);
 }
 
 // For "latest" on a database: the key count of the tree, one more than the
@@ -463,17 +453,20 @@ void TakeKeyCountFromDb(Flags* f) {
 }
 
 // A table written without ElasticBF (stock LevelDB, or the fork with
-// another filter policy) has no segments of its own: its keys are cut
-// into runs of segment_keys keys. With the count the fork's writer uses
-// (kSegmentUnitPageBytes * 8 / bits_per_unit, table/elastic/segment.h)
-// these match its segments to within one block, since the writer closes a
-// segment at the first block boundary past that count.
+// another filter policy) has no segments of its own: its keys are cut by
+// the writer's rule (table/elastic/segment.h) at segment_keys keys, each
+// key taken as a block. With the writer's count (SegmentKeysForBits) these
+// match its segments to within one block.
 std::vector<leveldb::SegmentKeyRange> CutByKeyCount(
     const std::vector<std::string>& user_keys, uint64_t segment_keys) {
   std::vector<leveldb::SegmentKeyRange> ranges;
-  for (size_t i = 0; i < user_keys.size(); i += segment_keys) {
-    const size_t end = std::min<uint64_t>(user_keys.size(), i + segment_keys);
-    ranges.push_back({user_keys[i], user_keys[end - 1]});
+  size_t first = 0;
+  for (size_t i = 0; i < user_keys.size(); ++i) {
+    if (leveldb::SegmentIsComplete(i + 1 - first, 0, 0, segment_keys) ||
+        i + 1 == user_keys.size()) {
+      ranges.push_back({user_keys[first], user_keys[i]});
+      first = i + 1;
+    }
   }
   return ranges;
 }
@@ -761,7 +754,8 @@ bool ComputeBounds(const Flags& f, bool from_db, const Segments& seg, double r,
             b->bloom <= EvenBitsWaste(seg, 0.6185, total_bits) + slack &&
             b->ideal <= b->bloom + slack;
   if (!ribbon_bits.empty()) {
-    const double rr = std::ldexp(1.0, -f.bits_per_unit);
+    const double rr = leveldb::UnitFalsePositiveRate(
+        leveldb::ElasticUnitKind::kRibbon, f.bits_per_unit);
     const double bits = Spendable(from_db, total_bits, ribbon_bits[0]);
     b->ribbon = UnitsBound(seg, rr, f.units_per_segment, ribbon_bits, bits);
     ok = ok &&
@@ -805,7 +799,8 @@ int main(int argc, char** argv) {
     top = std::max(top, seg.mass[i] / std::max(1.0, seg.keys[i]));
   }
   const int probes = leveldb::FilterUnitProbes(f.bits_per_unit);
-  const double r = leveldb::FilterUnitTheoreticalFpr(f.bits_per_unit, probes);
+  const double r = leveldb::UnitFalsePositiveRate(
+      leveldb::ElasticUnitKind::kBloom, f.bits_per_unit);
   const double floor = 1 - f.zero_lookup_ratio;
 
   if (from_db) {
@@ -830,7 +825,10 @@ int main(int argc, char** argv) {
     std::printf(
         "ribbon unit: %d planes, FPR %.4f, %.0f bytes per segment "
         "(%.4f bits per key per plane)\n",
-        f.bits_per_unit, std::ldexp(1.0, -f.bits_per_unit), ribbon_bits[0] / 8,
+        f.bits_per_unit,
+        leveldb::UnitFalsePositiveRate(leveldb::ElasticUnitKind::kRibbon,
+                                       f.bits_per_unit),
+        ribbon_bits[0] / 8,
         ribbon_bits[0] / (f.segment_keys * f.bits_per_unit));
   }
   std::printf("floor (found keys, one read each): %.4f I/Os per Get%s\n\n",

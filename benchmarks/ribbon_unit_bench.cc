@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "aligned_bloom_unit.h"
+#include "common/flags.h"
 #include "table/elastic/filter_unit.h"
 #include "table/elastic/ribbon_unit.h"
 #include "util/coding.h"
@@ -78,32 +79,23 @@ constexpr uint64_t kAbsentTag = 0x2222222222222222ull;
   std::exit(2);
 }
 
-uint64_t ParseCount(const std::string& arg, const char* v) {
-  char* end = nullptr;
-  const unsigned long long x = std::strtoull(v, &end, 10);
-  if (*v < '0' || *v > '9' || *end != '\0' || x == 0) {
-    Usage("bad value in " + arg);
-  }
+uint64_t ParseCount(const std::string& arg, const std::string& v) {
+  uint64_t x = 0;
+  if (!bench::ParseU64(v, &x) || x == 0) Usage("bad value in " + arg);
   return x;
 }
 
-bool ParseBool(const std::string& arg, const char* v) {
-  if (std::string(v) != "0" && std::string(v) != "1") {
-    Usage("bad value in " + arg);
-  }
-  return v[0] == '1';
+bool ParseBool(const std::string& arg, const std::string& v) {
+  if (v != "0" && v != "1") Usage("bad value in " + arg);
+  return v == "1";
 }
 
 Flags ParseFlags(int argc, char** argv) {
   Flags f;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    const size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) != 0 || eq == std::string::npos) {
-      Usage("bad argument: " + arg);
-    }
-    const std::string name = arg.substr(2, eq - 2);
-    const char* v = argv[i] + eq + 1;
+    std::string name, v;
+    if (!bench::SplitFlag(arg, &name, &v)) Usage("bad argument: " + arg);
     if (name == "absent") {
       f.absent = ParseCount(arg, v);
     } else if (name == "reps") {

@@ -29,52 +29,17 @@
 #include <utility>
 #include <vector>
 
+#include "common/random.h"
+
 namespace zipf_keys {
 
 constexpr int kKeySize = 16;
 constexpr const char* kAbsentSuffix = ".";
 
-// Lehmer ("minimal standard") generator: tiny and deterministic, which is
-// all a workload generator needs.
-class Rng {
- public:
-  explicit Rng(uint32_t seed) : state_(seed % kModulus) {
-    if (state_ == 0) state_ = 1;
-  }
-  uint32_t Next() {
-    state_ = static_cast<uint32_t>((uint64_t{state_} * 16807) % kModulus);
-    return state_;
-  }
-  // Uniform in [0, n); n must be positive.
-  uint32_t Uniform(uint32_t n) { return Next() % n; }
-
- private:
-  static constexpr uint32_t kModulus = 2147483647u;  // 2^31 - 1
-  uint32_t state_;
-};
-
-// SplitMix64: a fast 64-bit generator with a full-resolution double, as a
-// Zipfian sampler needs (the Lehmer generator has only 31 bits).
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, 1).
-  double NextDouble() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-  // Uniform in [0, n) for n > 0 (multiply-shift of the top 32 bits; its
-  // bias, below n / 2^32, is irrelevant for a shuffle).
-  uint32_t Below(uint32_t n) {
-    return static_cast<uint32_t>(((Next() >> 32) * n) >> 32);
-  }
-
- private:
-  uint64_t state_;
-};
+// The benchmarks' generators (common/random.h): Lehmer for the workload's
+// own draws, SplitMix64 where a Zipfian sampler needs 53-bit doubles.
+using Rng = bench::Lehmer;
+using SplitMix64 = bench::SplitMix64;
 
 // The seed of the 64-bit stream of benchmark thread `index` for --seed.
 inline uint64_t ThreadSeed64(int64_t seed, int index) {
@@ -167,16 +132,7 @@ inline double Zeta(uint64_t n, double theta) {
   return sum + integral + (f(b) - f(a)) / 2 + (df(b) - df(a)) / 12;
 }
 
-// 64-bit FNV-1a over the eight little-endian bytes of v.
-inline uint64_t Fnv1a64(uint64_t v) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (int i = 0; i < 8; i++) {
-    hash ^= v & 0xff;
-    hash *= 0x100000001b3ull;
-    v >>= 8;
-  }
-  return hash;
-}
+using bench::Fnv1a64;
 
 // YCSB's ScrambledZipfianGenerator: a rank drawn from a Zipfian(theta)
 // distribution over a huge item space (10^10 items) by the zeta-based

@@ -11,14 +11,11 @@
 #include "leveldb/elastic_filter.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/status.h"
+#include "util/builtin_bloom.h"
 
 namespace leveldb {
 
 inline constexpr char kElasticEnvVariable[] = "LEVELDB_ELASTICBF";
-
-// The name of the policy made by NewBloomFilterPolicy; only it (or no
-// policy at all) is replaced by the switch.
-inline constexpr char kBuiltinBloomPolicyName[] = "leveldb.BuiltinBloomFilter2";
 
 struct ElasticEnvSetting {
   bool enabled = false;

@@ -53,20 +53,13 @@ std::vector<int> UnitTargets(const InheritedHotness* source, uint32_t count,
   return target;
 }
 
-// FPR of one unit of a table with this index: 2^-b for Ribbon units of b
-// planes (exact), the theoretical Bloom rate for Bloom units.
-double UnitFpr(const ElasticIndex& index) {
-  if (index.unit_kind() == ElasticUnitKind::kRibbon) {
-    return std::ldexp(1.0, -index.bits_per_unit());
-  }
-  return FilterGroupTheoreticalFpr(index.bits_per_unit(), 1);
-}
-
 MultiQueue::Options QueueOptions(const MQScheduleOptions& options) {
   MultiQueue::Options q;
   q.units_per_segment = MaxUnits(options.elastic);
-  q.unit_fpr = FilterGroupTheoreticalFpr(
-      std::clamp(options.elastic.bits_per_unit, 1, kMaxElasticBitsPerUnit), 1);
+  // Class 0: the rate of the units this DB writes.
+  q.unit_fpr = UnitFalsePositiveRate(
+      options.elastic.unit_kind,
+      std::clamp(options.elastic.bits_per_unit, 1, kMaxElasticBitsPerUnit));
   q.lifetime = options.elastic.lifetime;
   q.min_auto_lifetime = options.min_auto_lifetime;
   q.budget_bytes = options.elastic.memory_budget_bytes;
@@ -702,7 +695,8 @@ void MQSchedule::JoinSegmentsLocked(uint64_t file_number,
   // every hot segment's first victim (its f is 0) right after a flush.
   MultiQueue::Hotness fresh;
   fresh.last_access = Now();
-  const int rate_class = mq_.RateClass(UnitFpr(index));
+  const int rate_class = mq_.RateClass(
+      UnitFalsePositiveRate(index.unit_kind(), index.bits_per_unit()));
   for (uint32_t s = 0; s < count; ++s) {
     // Charge a unit's real allocation, its whole 64-bit words (equal to
     // its encoded size except for legacy Bloom units; Ribbon units are

@@ -21,6 +21,7 @@
 #include "table/table_filter_setup.h"
 #include "table/table_state.h"
 #include "table/two_level_iterator.h"
+#include "util/builtin_bloom.h"
 #include "util/coding.h"
 
 namespace leveldb {
@@ -131,8 +132,6 @@ void ReleaseCachedBlock(void* cache, void* handle) {
       reinterpret_cast<Cache::Handle*>(handle));
 }
 
-constexpr char kBuiltinBloomName[] = "leveldb.BuiltinBloomFilter2";
-
 // A data block ready for reading. Either the caller owns `block` (when
 // cache_handle is null) or it must release cache_handle.
 struct LoadedBlock {
@@ -231,7 +230,7 @@ void ReadMeta(const Footer& footer, const TableFilterSetup& filter,
   }
   // Tables written by stock LevelDB keep their Bloom filters under any
   // other configured policy, until compaction rewrites them.
-  if (find(std::string("filter.") + kBuiltinBloomName)) {
+  if (find(std::string("filter.") + kBuiltinBloomPolicyName)) {
     table->filter_reader_policy = filter.builtin_bloom;
     ReadFilter(iter.value(), table);
   }

@@ -1,6 +1,6 @@
 // The evaluation workload shared by db_bench and rocksdb_readpath
 // (benchmarks/zipf_keys.h) and their kernel read counts
-// (benchmarks/proc_io.h).
+// (benchmarks/common/proc_stats.h).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "benchmarks/proc_io.h"
+#include "benchmarks/common/proc_stats.h"
 #include "benchmarks/zipf_keys.h"
 #include "gtest/gtest.h"
 #include "leveldb/env.h"

@@ -8,8 +8,8 @@
 #include <thread>  // NOLINT
 #include <vector>
 
+#include "benchmarks/common/random.h"
 #include "gtest/gtest.h"
-#include "util/random.h"
 
 namespace leveldb {
 namespace {
@@ -249,7 +249,7 @@ struct Payload {
   static constexpr int kWords = 15;
 
   explicit Payload(uint64_t seed) : magic(kMagic) {
-    Random64 rnd(seed);
+    bench::SplitMix64 rnd(seed);
     uint64_t sum = 0;
     for (uint64_t& w : words) {
       w = rnd.Next();

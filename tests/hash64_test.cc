@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/common/random.h"
 #include "gtest/gtest.h"
 #include "tests/test_util.h"
 #include "util/coding.h"
-#include "util/random.h"
 
 namespace leveldb {
 namespace {
@@ -31,14 +31,14 @@ std::string CounterKey(uint64_t tag, uint64_t i) {
   return key;
 }
 
-std::string RandomBytes(Random64* rnd, size_t n) {
+std::string RandomBytes(bench::SplitMix64* rnd, size_t n) {
   std::string s(n, '\0');
   for (size_t i = 0; i < n; ++i) s[i] = static_cast<char>(rnd->Next());
   return s;
 }
 
 TEST(Hash64Test, Deterministic) {
-  Random64 rnd(test::RandomSeed());
+  bench::SplitMix64 rnd(test::RandomSeed());
   for (size_t n = 0; n <= 100; ++n) {
     const std::string s = RandomBytes(&rnd, n);
     const uint64_t h = H(s);
@@ -67,7 +67,7 @@ TEST(Hash64Test, PinnedValues) {
 TEST(Hash64Test, ExactSizeBuffersAreReadInBounds) {
   // Each input sits in a heap block of exactly its size, so a sanitizer
   // build reports any read past the end (or before the start).
-  Random64 rnd(test::RandomSeed());
+  bench::SplitMix64 rnd(test::RandomSeed());
   for (size_t n = 0; n <= 64; ++n) {
     const std::string s = RandomBytes(&rnd, n);
     std::unique_ptr<char[]> exact(new char[n == 0 ? 1 : n]);
@@ -79,7 +79,7 @@ TEST(Hash64Test, ExactSizeBuffersAreReadInBounds) {
 TEST(Hash64Test, AllLengthsDiffer) {
   // Prefixes of one buffer, and all-zero and all-0xff buffers: zero padding
   // of tails must not make lengths collide.
-  Random64 rnd(test::RandomSeed());
+  bench::SplitMix64 rnd(test::RandomSeed());
   const std::string random = RandomBytes(&rnd, 64);
   const std::string zeros(64, '\0');
   const std::string ones(64, '\xff');
@@ -106,7 +106,7 @@ TEST(Hash64Test, NoCollisionsOnStructuredKeys) {
 // For inputs of n bytes: flipping each single input bit must flip each
 // output bit with probability within [0.4, 0.6].
 void CheckAvalanche(size_t n, int trials, uint32_t seed) {
-  Random64 rnd(seed);
+  bench::SplitMix64 rnd(seed);
   const size_t in_bits = 8 * n;
   std::vector<int> flips(in_bits * 64, 0);
   for (int t = 0; t < trials; ++t) {
@@ -148,7 +148,7 @@ TEST(Hash64Test, Avalanche) {
 }
 
 TEST(Hash64Test, UnitHashAvalanche) {
-  Random64 rnd(test::RandomSeed());
+  bench::SplitMix64 rnd(test::RandomSeed());
   const int kTrials = 2000;
   for (int unit : {0, 1, 5, 15}) {
     std::vector<int> flips(64 * 64, 0);
@@ -234,7 +234,7 @@ TEST(Hash64Test, UnitHashesArePairwiseUncorrelated) {
 }
 
 TEST(Hash64Test, UnitHashesDifferPerUnit) {
-  Random64 rnd(test::RandomSeed());
+  bench::SplitMix64 rnd(test::RandomSeed());
   for (int t = 0; t < 1000; ++t) {
     const uint64_t key_hash = rnd.Next();
     std::set<uint64_t> seen;

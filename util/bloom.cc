@@ -7,6 +7,7 @@
 
 #include "leveldb/filter_policy.h"
 #include "leveldb/slice.h"
+#include "util/builtin_bloom.h"
 #include "util/hash.h"
 
 namespace leveldb {
@@ -33,7 +34,7 @@ class BloomPolicy : public FilterPolicy {
         probes_(std::clamp(static_cast<int>(bits_per_key_ * 0.69), 1,
                            kMaxProbes)) {}
 
-  const char* Name() const override { return "leveldb.BuiltinBloomFilter2"; }
+  const char* Name() const override { return kBuiltinBloomPolicyName; }
 
   void CreateFilter(const Slice* keys, int n, std::string* dst) const override {
     size_t bits = static_cast<size_t>(std::max(n, 0)) * bits_per_key_;

@@ -39,29 +39,6 @@ class Random {
   uint32_t state_;
 };
 
-// SplitMix64: 64-bit output, good statistical quality, for benchmarks and
-// workload generators.
-class Random64 {
- public:
-  explicit Random64(uint64_t seed) : state_(seed) {}
-
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-
-  // Uniform in [0, n). n must be > 0.
-  uint64_t Uniform(uint64_t n) { return Next() % n; }
-
-  // Uniform double in [0, 1).
-  double NextDouble() { return (Next() >> 11) * (1.0 / 9007199254740992.0); }
-
- private:
-  uint64_t state_;
-};
-
 }  // namespace leveldb
 
 #endif  // STORAGE_LEVELDB_UTIL_RANDOM_H_

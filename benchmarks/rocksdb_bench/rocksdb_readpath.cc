@@ -3,7 +3,7 @@
 //
 // It runs db_bench's protocol against RocksDB (Debian's librocksdb-dev,
 // 7.8) with the very same workload code (zipf_keys.h) and the same kernel
-// I/O counts (proc_io.h):
+// I/O counts (common/proc_stats.h):
 //   fillunique  every key of [0, --num) once, in the seeded shuffled order,
 //               16-byte keys, values of --value_size bytes compressing to
 //               --compression_ratio; the --threads threads write
@@ -38,7 +38,6 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>  // NOLINT
 #include <cinttypes>
 #include <cmath>
@@ -53,7 +52,8 @@
 #include <thread>  // NOLINT
 #include <vector>
 
-#include "proc_io.h"
+#include "common/flags.h"
+#include "common/proc_stats.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/filter_policy.h"
@@ -97,55 +97,50 @@ struct Flags {
 
 Flags FLAGS;
 
-enum class Kind { kBool, kInt, kDouble, kString };
+using bench::FlagType;
 
-struct FlagSpec {
-  const char* name;
-  Kind kind;
-  void* target;
-  const char* help;
-};
-
-const std::vector<FlagSpec>& FlagTable() {
-  static const std::vector<FlagSpec> table = {
-      {"benchmarks", Kind::kString, &FLAGS.benchmarks,
+const std::vector<bench::Flag>& FlagTable() {
+  static const std::vector<bench::Flag> table = {
+      {"benchmarks", FlagType::kString, &FLAGS.benchmarks,
        "comma-separated: fillunique, settle, readzipf, stats"},
-      {"num", Kind::kInt, &FLAGS.num, "number of keys"},
-      {"reads", Kind::kInt, &FLAGS.reads,
+      {"num", FlagType::kInt, &FLAGS.num, "number of keys"},
+      {"reads", FlagType::kInt, &FLAGS.reads,
        "readzipf Gets per thread (negative: --num)"},
-      {"threads", Kind::kInt, &FLAGS.threads,
+      {"threads", FlagType::kInt, &FLAGS.threads,
        "client threads of fillunique and readzipf, in [1, 1024]"},
-      {"max_open_files", Kind::kInt, &FLAGS.max_open_files,
+      {"max_open_files", FlagType::kInt, &FLAGS.max_open_files,
        "Options::max_open_files (-1: all tables open)"},
-      {"value_size", Kind::kInt, &FLAGS.value_size, "bytes per value"},
-      {"compression_ratio", Kind::kDouble, &FLAGS.compression_ratio,
+      {"value_size", FlagType::kInt, &FLAGS.value_size, "bytes per value"},
+      {"compression_ratio", FlagType::kDouble, &FLAGS.compression_ratio,
        "fraction of its size a value compresses to, in (0, 1]"},
-      {"compression", Kind::kBool, &FLAGS.compression,
+      {"compression", FlagType::kBool, &FLAGS.compression,
        "snappy-compress blocks"},
-      {"bloom_bits", Kind::kDouble, &FLAGS.bloom_bits,
+      {"bloom_bits", FlagType::kDouble, &FLAGS.bloom_bits,
        "filter bits per key (negative: none); Bloom-equivalent for ribbon"},
-      {"filter", Kind::kString, &FLAGS.filter,
+      {"filter", FlagType::kString, &FLAGS.filter,
        "filter kind: bloom (full Bloom) or ribbon"},
-      {"target_file_size_base", Kind::kInt, &FLAGS.target_file_size_base,
+      {"target_file_size_base", FlagType::kInt, &FLAGS.target_file_size_base,
        "Options::target_file_size_base"},
-      {"write_buffer_size", Kind::kInt, &FLAGS.write_buffer_size,
+      {"write_buffer_size", FlagType::kInt, &FLAGS.write_buffer_size,
        "Options::write_buffer_size (default 4 MiB, LevelDB's)"},
-      {"max_bytes_for_level_base", Kind::kInt, &FLAGS.max_bytes_for_level_base,
+      {"max_bytes_for_level_base", FlagType::kInt,
+       &FLAGS.max_bytes_for_level_base,
        "Options::max_bytes_for_level_base (0: RocksDB default)"},
-      {"block_size", Kind::kInt, &FLAGS.block_size,
+      {"block_size", FlagType::kInt, &FLAGS.block_size,
        "BlockBasedTableOptions::block_size"},
-      {"direct_io", Kind::kBool, &FLAGS.direct_io, "Options::use_direct_reads"},
-      {"fill_cache", Kind::kBool, &FLAGS.fill_cache,
+      {"direct_io", FlagType::kBool, &FLAGS.direct_io,
+       "Options::use_direct_reads"},
+      {"fill_cache", FlagType::kBool, &FLAGS.fill_cache,
        "keep a block cache (8 MiB, RocksDB's default) and fill it"},
-      {"statistics", Kind::kBool, &FLAGS.statistics,
+      {"statistics", FlagType::kBool, &FLAGS.statistics,
        "enable rocksdb::Statistics and print Bloom filter tickers"},
-      {"use_existing_db", Kind::kBool, &FLAGS.use_existing_db,
+      {"use_existing_db", FlagType::kBool, &FLAGS.use_existing_db,
        "open the existing --db (must exist) and skip fillunique"},
-      {"zipf", Kind::kDouble, &FLAGS.zipf, "Zipfian theta, in (0, 1)"},
-      {"zero_lookup_ratio", Kind::kDouble, &FLAGS.zero_lookup_ratio,
+      {"zipf", FlagType::kDouble, &FLAGS.zipf, "Zipfian theta, in (0, 1)"},
+      {"zero_lookup_ratio", FlagType::kDouble, &FLAGS.zero_lookup_ratio,
        "share of lookups for absent keys, in [0, 1]"},
-      {"seed", Kind::kInt, &FLAGS.seed, "seed of the key generators"},
-      {"db", Kind::kString, &FLAGS.db, "database directory (required)"},
+      {"seed", FlagType::kInt, &FLAGS.seed, "seed of the key generators"},
+      {"db", FlagType::kString, &FLAGS.db, "database directory (required)"},
   };
   return table;
 }
@@ -155,70 +150,17 @@ const std::vector<FlagSpec>& FlagTable() {
   std::exit(1);
 }
 
-bool ParseInt(const std::string& text, int64_t* value) {
-  if (text.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const long long parsed = std::strtoll(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0') return false;
-  *value = parsed;
-  return true;
-}
-
-bool ParseDouble(const std::string& text, double* value) {
-  if (text.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const double parsed = std::strtod(text.c_str(), &end);
-  if (errno != 0 || *end != '\0' || !std::isfinite(parsed)) return false;
-  *value = parsed;
-  return true;
-}
-
-void ApplyFlag(const std::string& arg) {
-  if (arg.compare(0, 2, "--") != 0) Die("unexpected argument '" + arg + "'");
-  const size_t eq = arg.find('=');
-  const std::string name = arg.substr(2, eq == arg.npos ? arg.npos : eq - 2);
-  const std::string value = eq == arg.npos ? "" : arg.substr(eq + 1);
-  for (const FlagSpec& flag : FlagTable()) {
-    if (name != flag.name) continue;
-    const std::string bad = "invalid value '" + value + "' for --" + name;
-    switch (flag.kind) {
-      case Kind::kBool:
-        if (eq == arg.npos || value == "1" || value == "true") {
-          *static_cast<bool*>(flag.target) = true;
-        } else if (value == "0" || value == "false") {
-          *static_cast<bool*>(flag.target) = false;
-        } else {
-          Die(bad);
-        }
-        return;
-      case Kind::kInt:
-        if (!ParseInt(value, static_cast<int64_t*>(flag.target))) Die(bad);
-        return;
-      case Kind::kDouble:
-        if (!ParseDouble(value, static_cast<double*>(flag.target))) Die(bad);
-        return;
-      case Kind::kString:
-        if (eq == arg.npos) Die("--" + name + " needs a value");
-        *static_cast<std::string*>(flag.target) = value;
-        return;
-    }
-  }
-  Die("unknown flag '" + arg + "' (see --help)");
-}
-
 void ParseFlags(int argc, char** argv) {
   for (int i = 1; i < argc; i++) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       std::printf("Usage: rocksdb_readpath --db=DIR [--flag=value]...\n\n");
-      for (const FlagSpec& flag : FlagTable()) {
-        std::printf("  --%-26s %s\n", flag.name, flag.help);
-      }
+      bench::PrintFlags(FlagTable(), 26);
       std::exit(0);
     }
-    ApplyFlag(arg);
+    bool unknown = false;
+    const std::string error = bench::ApplyFlag(FlagTable(), arg, &unknown);
+    if (!error.empty()) Die(unknown ? error + " (see --help)" : error);
   }
   if (FLAGS.db.empty()) Die("--db is required");
   if (FLAGS.num < 0 || FLAGS.num > INT32_MAX) Die("--num must be in [0, 2^31)");
@@ -265,7 +207,7 @@ rocksdb::Slice ToSlice(std::string_view v) {
 }
 
 // Read syscalls a before/after pair of /proc snapshots adds by itself,
-// measured once before the first benchmark (see proc_io.h).
+// measured once before the first benchmark (see common/proc_stats.h).
 uint64_t SnapshotOverhead() {
   static const uint64_t overhead = proc_io::SnapshotOverhead();
   return overhead;
@@ -288,16 +230,6 @@ struct ThreadResult {
   proc_io::Snapshot io_after;
 };
 
-// Read syscalls of the client threads (foreground) and of the rest of the
-// process meanwhile (background: RocksDB's flush and compaction threads).
-struct SyscallCount {
-  bool valid = false;
-  uint64_t foreground = 0;
-  uint64_t foreground_bytes = 0;
-  uint64_t background = 0;
-  uint64_t background_bytes = 0;
-};
-
 // The client threads of one benchmark, merged as db_bench merges them.
 struct RunResult {
   int64_t ops = 0;
@@ -308,7 +240,7 @@ struct RunResult {
   int64_t absent_found = 0;
   double elapsed = 0;         // first thread's start to last one's finish
   double thread_seconds = 0;  // summed over the threads
-  SyscallCount io;
+  proc_io::SyscallCount io;
 
   double OpsPerSecond() const { return ops / std::max(elapsed, 1e-9); }
   double MicrosPerOp() const {
@@ -316,35 +248,6 @@ struct RunResult {
            static_cast<double>(std::max<int64_t>(ops, 1));
   }
 };
-
-// Every snapshot a thread took is in the process's counters; what the
-// threads did not do themselves is background work.
-SyscallCount CountSyscalls(const std::vector<ThreadResult>& threads,
-                           const proc_io::Snapshot& process_before,
-                           const proc_io::Snapshot& process_after) {
-  SyscallCount count;
-  if (!process_before.valid || !process_after.valid) return count;
-  const uint64_t overhead = SnapshotOverhead();
-  uint64_t thread_total = 0;
-  for (const ThreadResult& t : threads) {
-    if (!t.io_before.valid || !t.io_after.valid) return SyscallCount();
-    const uint64_t seen = proc_io::Delta(t.io_before.syscr, t.io_after.syscr);
-    count.foreground += proc_io::Delta(overhead, seen);
-    count.foreground_bytes +=
-        proc_io::Delta(t.io_before.read_bytes, t.io_after.read_bytes);
-    // The second snapshot is in the process's delta, not in the thread's.
-    thread_total += seen + overhead;
-  }
-  count.valid = true;
-  const uint64_t process_seen =
-      proc_io::Delta(process_before.syscr, process_after.syscr);
-  // The process's first snapshot counts in its own delta too.
-  count.background = proc_io::Delta(thread_total + overhead, process_seen);
-  count.background_bytes = proc_io::Delta(
-      count.foreground_bytes,
-      proc_io::Delta(process_before.read_bytes, process_after.read_bytes));
-  return count;
-}
 
 RunResult MergeThreads(const std::vector<ThreadResult>& threads) {
   RunResult run;
@@ -406,23 +309,13 @@ RunResult RunThreads(int n, Body body) {
   for (std::thread& thread : threads) thread.join();
   const proc_io::Snapshot process_after = proc_io::Process();
   RunResult run = MergeThreads(results);
-  run.io = CountSyscalls(results, process_before, process_after);
-  return run;
-}
-
-void ReportSyscalls(const SyscallCount& c, int64_t ops) {
-  if (!c.valid) {
-    std::printf(
-        "foreground read syscalls per op: n/a (no /proc/thread-self/io)\n");
-    return;
+  std::vector<proc_io::ThreadSnapshots> snapshots;
+  for (const ThreadResult& t : results) {
+    snapshots.push_back({t.io_before, t.io_after});
   }
-  const double n = static_cast<double>(std::max<int64_t>(ops, 1));
-  std::printf(
-      "foreground read syscalls per op: %.4f (%.0f bytes from storage per "
-      "op), background read syscalls: %" PRIu64
-      " (%.1f MB from storage) [/proc/thread-self/io]\n",
-      c.foreground / n, c.foreground_bytes / n, c.background,
-      c.background_bytes / 1048576.0);
+  run.io = proc_io::CountSyscalls(snapshots, process_before, process_after,
+                                  SnapshotOverhead());
+  return run;
 }
 
 // The figures of one benchmark, in db_bench's "name : X micros/op;" form.
@@ -705,7 +598,7 @@ class ReadPathBench {
                 " for absent keys (%" PRId64 " of them found); %.0f Gets/s\n",
                 run.ops, FLAGS.zipf, run.found, run.not_found,
                 run.absent_lookups, run.absent_found, run.OpsPerSecond());
-    ReportSyscalls(run.io, run.ops);
+    proc_io::PrintSyscalls(run.io, run.ops);
     if (statistics_ != nullptr) PrintBloomTickers();
     ReportMemory("readzipf");
   }

@@ -18,7 +18,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
-#include <set>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -42,22 +41,11 @@ std::shared_ptr<rocksdb::Statistics>& OpenStatistics() {
   return statistics;
 }
 
-const std::set<std::string>& KnownKeys() {
-  static const std::set<std::string> keys = {
-      "leveldb.dbpath",        "leveldb.bloom_bits",
-      "leveldb.direct_io",     "leveldb.fill_cache",
-      "leveldb.cache_size",    "leveldb.write_buffer_size",
-      "leveldb.max_file_size", "leveldb.max_open_files",
-      "leveldb.block_size",    "leveldb.compression",
-      "leveldb.sync",          "leveldb.elastic_bf"};
-  return keys;
-}
-
 leveldb::Status CheckKeys(const Properties& props) {
   for (const auto& entry : props.values()) {
     const std::string& key = entry.first;
     if (key.compare(0, 8, "leveldb.") != 0) continue;
-    if (KnownKeys().count(key) != 0) continue;
+    if (IsCommonSettingKey(key) || key == "leveldb.elastic_bf") continue;
     if (key.compare(0, 11, "leveldb.bf_") == 0) {
       return leveldb::Status::InvalidArgument(
           "property " + key,

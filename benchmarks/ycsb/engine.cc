@@ -3,11 +3,11 @@
 #include <set>
 #include <sstream>
 
+#include "../common/direct_io_env.h"
 #include "engine_settings.h"
 #include "leveldb/cache.h"
 #include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
-#include "upstream_direct_io.h"
 
 #if !defined(LEVELDB_UPSTREAM_BUILD)
 #include "leveldb/direct_io.h"
@@ -41,22 +41,11 @@ const std::set<std::string>& ElasticKeys() {
   return keys;
 }
 
-const std::set<std::string>& GeneralKeys() {
-  static const std::set<std::string> keys = {
-      "leveldb.dbpath",        "leveldb.bloom_bits",
-      "leveldb.direct_io",     "leveldb.fill_cache",
-      "leveldb.cache_size",    "leveldb.write_buffer_size",
-      "leveldb.max_file_size", "leveldb.max_open_files",
-      "leveldb.block_size",    "leveldb.compression",
-      "leveldb.sync"};
-  return keys;
-}
-
 leveldb::Status CheckKeys(const Properties& props) {
   for (const auto& entry : props.values()) {
     const std::string& key = entry.first;
     if (key.compare(0, 8, "leveldb.") != 0) continue;
-    if (GeneralKeys().count(key) != 0) continue;
+    if (IsCommonSettingKey(key)) continue;
     if (ElasticKeys().count(key) == 0) {
       return leveldb::Status::InvalidArgument(
           "unknown property " + key,
@@ -131,7 +120,7 @@ leveldb::ElasticFilterOptions ElasticOptions(const EngineSpec& spec) {
 leveldb::Env* ChooseEnv(const EngineSpec& spec) {
   if (!spec.direct_io) return leveldb::Env::Default();
 #if defined(LEVELDB_UPSTREAM_BUILD)
-  return UpstreamDirectIOEnv();
+  return bench::LocalDirectIOEnv();
 #else
   return leveldb::DirectIOEnv();
 #endif

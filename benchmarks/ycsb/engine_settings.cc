@@ -1,6 +1,7 @@
 #include "engine_settings.h"
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <system_error>
 
@@ -45,6 +46,17 @@ leveldb::Status ParseCompression(const Properties& props, EngineSpec* spec) {
 }
 
 }  // namespace
+
+bool IsCommonSettingKey(const std::string& key) {
+  static const std::set<std::string> keys = {
+      "leveldb.dbpath",        "leveldb.bloom_bits",
+      "leveldb.direct_io",     "leveldb.fill_cache",
+      "leveldb.cache_size",    "leveldb.write_buffer_size",
+      "leveldb.max_file_size", "leveldb.max_open_files",
+      "leveldb.block_size",    "leveldb.compression",
+      "leveldb.sync"};
+  return keys.count(key) != 0;
+}
 
 leveldb::Status ParseCommonSettings(const Properties& props, EngineSpec* spec) {
   leveldb::Status s = ParseSizes(props, spec);

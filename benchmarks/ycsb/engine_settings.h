@@ -17,6 +17,10 @@ namespace ycsb {
 // Upper bound of the byte-sized settings (1 TiB): larger is a typo.
 constexpr int64_t kMaxSettingBytes = int64_t{1} << 40;
 
+// True for the keys ParseCommonSettings reads and for leveldb.dbpath: the
+// settings every engine takes.
+bool IsCommonSettingKey(const std::string& key);
+
 // Reads leveldb.bloom_bits, cache_size, write_buffer_size, max_file_size,
 // max_open_files, block_size, direct_io, fill_cache, sync and compression
 // from `props` into `spec`; the first invalid value is returned as

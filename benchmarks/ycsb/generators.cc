@@ -6,37 +6,6 @@
 
 namespace ycsb {
 
-uint64_t FnvHash64(uint64_t value) {
-  constexpr uint64_t kOffsetBasis = 0xCBF29CE484222325ULL;
-  constexpr uint64_t kPrime = 1099511628211ULL;
-  uint64_t hash = kOffsetBasis;
-  for (int i = 0; i < 8; ++i) {
-    hash ^= value & 0xFF;
-    hash *= kPrime;
-    value >>= 8;
-  }
-  return hash;
-}
-
-uint64_t Random::Next() {
-  state_ += 0x9E3779B97F4A7C15ULL;
-  uint64_t z = state_;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-double Random::NextDouble() {
-  // The top 53 bits fill a double's mantissa exactly.
-  return static_cast<double>(Next() >> 11) * (1.0 / 9007199254740992.0);
-}
-
-uint64_t Random::Uniform(uint64_t n) {
-  // Multiply-high maps 64 random bits onto [0, n) with negligible bias.
-  return static_cast<uint64_t>((static_cast<unsigned __int128>(Next()) * n) >>
-                               64);
-}
-
 double Zeta(uint64_t n, double theta) { return ZetaExtend(0, n, theta, 0.0); }
 
 double ZetaExtend(uint64_t from, uint64_t to, double theta, double partial) {

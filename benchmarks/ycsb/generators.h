@@ -11,26 +11,16 @@
 #include <utility>
 #include <vector>
 
+#include "../common/random.h"
+
 namespace ycsb {
 
 // FNV-1a over the eight bytes of `value`, lowest byte first (YCSB's
 // fnvhash64, without Java's sign handling).
-uint64_t FnvHash64(uint64_t value);
+inline uint64_t FnvHash64(uint64_t value) { return bench::Fnv1a64(value); }
 
-// Small, fast pseudo-random source (splitmix64); one per thread.
-class Random {
- public:
-  explicit Random(uint64_t seed) : state_(seed) {}
-
-  uint64_t Next();
-  // Uniform in [0, 1).
-  double NextDouble();
-  // Uniform in [0, n); n > 0.
-  uint64_t Uniform(uint64_t n);
-
- private:
-  uint64_t state_;
-};
+// Small, fast pseudo-random source; one per thread.
+using Random = bench::SplitMix64;
 
 // Sum of 1 / i^theta for i in [1, n].
 double Zeta(uint64_t n, double theta);

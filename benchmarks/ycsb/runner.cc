@@ -10,8 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "../proc_cpu.h"
-#include "../proc_io.h"
+#include "../common/proc_stats.h"
 #include "client.h"
 
 namespace ycsb {

@@ -13,7 +13,7 @@ set(YCSB_CORE_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/properties.cc
     ${CMAKE_CURRENT_LIST_DIR}/record.cc
     ${CMAKE_CURRENT_LIST_DIR}/runner.cc
-    ${CMAKE_CURRENT_LIST_DIR}/upstream_direct_io.cc
+    ${PROJECT_SOURCE_DIR}/benchmarks/common/direct_io_env.cc
     ${CMAKE_CURRENT_LIST_DIR}/workload.cc
     ${CMAKE_CURRENT_LIST_DIR}/workload_spec.cc)
 

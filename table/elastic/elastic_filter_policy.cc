@@ -164,15 +164,14 @@ bool ElasticFilterPolicy::KeyMayMatch(const Slice& key,
 
 int ElasticFilterPolicy::keys_per_segment() const {
   if (options_.segment_bytes != 0) return 0;
-  const int bits =
-      std::clamp(options_.bits_per_unit, 1, kMaxElasticBitsPerUnit);
-  return kSegmentUnitPageBytes * 8 / bits;
+  return SegmentKeysForBits(
+      std::clamp(options_.bits_per_unit, 1, kMaxElasticBitsPerUnit));
 }
 
 bool ElasticFilterPolicy::SegmentComplete(uint64_t keys,
                                           uint64_t data_bytes) const {
-  if (options_.segment_bytes != 0) return data_bytes >= options_.segment_bytes;
-  return keys >= static_cast<uint64_t>(keys_per_segment());
+  return SegmentIsComplete(keys, data_bytes, options_.segment_bytes,
+                           static_cast<uint64_t>(keys_per_segment()));
 }
 
 const ElasticFilterPolicy* AsElasticPolicy(const FilterPolicy* policy,

@@ -1,6 +1,7 @@
 #include "table/elastic/filter_group.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <new>
 #include <utility>
@@ -54,6 +55,11 @@ Status DecodeVersionAndKind(Slice* in, ElasticUnitKind* kind) {
 }
 
 }  // namespace
+
+double UnitFalsePositiveRate(ElasticUnitKind kind, int bits_per_unit) {
+  if (kind == ElasticUnitKind::kRibbon) return std::ldexp(1.0, -bits_per_unit);
+  return FilterGroupTheoreticalFpr(bits_per_unit, 1);
+}
 
 ElasticIndex::ElasticIndex(int units_per_segment, int bits_per_unit,
                            std::vector<Segment> segments,

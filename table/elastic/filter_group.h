@@ -75,6 +75,11 @@ constexpr uint32_t kElasticIndexFormatVersionWithKind = 2;
 // codes in the index).
 using ElasticUnitKind = ElasticFilterOptions::UnitKind;
 
+// The false-positive rate of one unit of `kind` with bits_per_unit bits
+// (Bloom) or planes (Ribbon) per key: 2^-planes for Ribbon (exact), the
+// theoretical rate FilterGroupTheoreticalFpr gives for Bloom.
+double UnitFalsePositiveRate(ElasticUnitKind kind, int bits_per_unit);
+
 // The decoded elastic index of one table.
 class ElasticIndex {
  public:

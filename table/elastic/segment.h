@@ -19,10 +19,27 @@
 #ifndef STORAGE_LEVELDB_TABLE_ELASTIC_SEGMENT_H_
 #define STORAGE_LEVELDB_TABLE_ELASTIC_SEGMENT_H_
 
+#include <cstdint>
+
 namespace leveldb {
 
 // The page size a unit of a segment cut by key count is sized for.
 constexpr int kSegmentUnitPageBytes = 4096;
+
+// The key count that completes a segment for units of bits_per_unit bits
+// per key (in [1, kMaxElasticBitsPerUnit]): each unit about one page.
+constexpr int SegmentKeysForBits(int bits_per_unit) {
+  return kSegmentUnitPageBytes * 8 / bits_per_unit;
+}
+
+// The rule above: an open segment holding `keys` keys and `data_bytes`
+// bytes of data blocks is complete (and closes at this block boundary)
+// once it reaches segment_bytes when that is set, else segment_keys keys.
+inline bool SegmentIsComplete(uint64_t keys, uint64_t data_bytes,
+                              uint64_t segment_bytes, uint64_t segment_keys) {
+  if (segment_bytes != 0) return data_bytes >= segment_bytes;
+  return keys >= segment_keys;
+}
 
 }  // namespace leveldb
 

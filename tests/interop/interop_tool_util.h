@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "../../benchmarks/common/random.h"
 #include "leveldb/slice.h"
 #include "leveldb/status.h"
 
@@ -54,22 +55,18 @@ inline std::string Hex(const leveldb::Slice& s) {
   return out;
 }
 
-// SplitMix64: small, portable and identical in both builds.
+// The benchmarks' SplitMix64 (public API only, identical in both builds),
+// drawing bounded numbers by modulo as the tools' data always has.
 class Rng {
  public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  explicit Rng(uint64_t seed) : bits_(seed) {}
+  uint64_t Next() { return bits_.Next(); }
   // Uniform in [0, n); n > 0.
   uint64_t Below(uint64_t n) { return Next() % n; }
   bool Percent(int p) { return Below(100) < static_cast<uint64_t>(p); }
 
  private:
-  uint64_t state_;
+  bench::SplitMix64 bits_;
 };
 
 }  // namespace interop_tool

@@ -1,6 +1,4 @@
-#include "upstream_direct_io.h"
-
-#if defined(LEVELDB_UPSTREAM_BUILD)
+#include "direct_io_env.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -14,26 +12,18 @@
 #include "leveldb/slice.h"
 #include "leveldb/status.h"
 
-namespace ycsb {
+namespace bench {
 
 namespace {
 
+using leveldb::Slice;
+using leveldb::Status;
+
 constexpr uint64_t kPage = 4096;
 
-bool IsTableFileName(const std::string& name) {
-  auto ends_with = [&name](const char* suffix) {
-    const size_t length = std::strlen(suffix);
-    return name.size() >= length &&
-           name.compare(name.size() - length, length, suffix) == 0;
-  };
-  return ends_with(".ldb") || ends_with(".sst");
-}
-
-leveldb::Status ErrnoStatus(const std::string& context, int error) {
-  if (error == ENOENT) {
-    return leveldb::Status::NotFound(context, std::strerror(error));
-  }
-  return leveldb::Status::IOError(context, std::strerror(error));
+Status ErrnoStatus(const std::string& context, int error) {
+  if (error == ENOENT) return Status::NotFound(context, std::strerror(error));
+  return Status::IOError(context, std::strerror(error));
 }
 
 // Reads up to `n` bytes at `offset`, stopping early only at end of file.
@@ -59,10 +49,10 @@ class DirectTableFile final : public leveldb::RandomAccessFile {
       : path_(std::move(path)), fd_(fd), direct_(direct) {}
   ~DirectTableFile() override { ::close(fd_); }
 
-  leveldb::Status Read(uint64_t offset, size_t n, leveldb::Slice* result,
-                       char* scratch) const override {
-    *result = leveldb::Slice();
-    if (n == 0) return leveldb::Status::OK();
+  Status Read(uint64_t offset, size_t n, Slice* result,
+              char* scratch) const override {
+    *result = Slice();
+    if (n == 0) return Status::OK();
     if (!direct_) return ReadBuffered(fd_, offset, n, result, scratch);
     const uint64_t first = offset / kPage * kPage;
     const uint64_t limit = (offset + n + kPage - 1) / kPage * kPage;
@@ -70,7 +60,7 @@ class DirectTableFile final : public leveldb::RandomAccessFile {
     std::unique_ptr<char, decltype(&std::free)> aligned(
         static_cast<char*>(std::aligned_alloc(kPage, span)), &std::free);
     if (aligned == nullptr) {
-      return leveldb::Status::IOError(path_, "out of memory for direct read");
+      return Status::IOError(path_, "out of memory for direct read");
     }
     const ssize_t got = ReadAt(fd_, aligned.get(), span, first);
     if (got < 0) {
@@ -82,28 +72,27 @@ class DirectTableFile final : public leveldb::RandomAccessFile {
       const size_t available = static_cast<size_t>(got - skip);
       const size_t length = available < n ? available : n;
       std::memcpy(scratch, aligned.get() + skip, length);
-      *result = leveldb::Slice(scratch, length);
+      *result = Slice(scratch, length);
     }
-    return leveldb::Status::OK();
+    return Status::OK();
   }
 
  private:
-  leveldb::Status ReadBuffered(int fd, uint64_t offset, size_t n,
-                               leveldb::Slice* result, char* scratch) const {
+  Status ReadBuffered(int fd, uint64_t offset, size_t n, Slice* result,
+                      char* scratch) const {
     const ssize_t got = ReadAt(fd, scratch, n, offset);
     if (got < 0) return ErrnoStatus(path_, errno);
-    *result = leveldb::Slice(scratch, static_cast<size_t>(got));
-    return leveldb::Status::OK();
+    *result = Slice(scratch, static_cast<size_t>(got));
+    return Status::OK();
   }
 
   // The filesystem refused one direct read: serve it from a buffered
   // descriptor instead.
-  leveldb::Status ReadThroughCache(uint64_t offset, size_t n,
-                                   leveldb::Slice* result,
-                                   char* scratch) const {
+  Status ReadThroughCache(uint64_t offset, size_t n, Slice* result,
+                          char* scratch) const {
     const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return ErrnoStatus(path_, errno);
-    leveldb::Status s = ReadBuffered(fd, offset, n, result, scratch);
+    Status s = ReadBuffered(fd, offset, n, result, scratch);
     ::close(fd);
     return s;
   }
@@ -117,11 +106,9 @@ class DirectTableEnv final : public leveldb::EnvWrapper {
  public:
   DirectTableEnv() : EnvWrapper(leveldb::Env::Default()) {}
 
-  leveldb::Status NewRandomAccessFile(
-      const std::string& name, leveldb::RandomAccessFile** result) override {
-    if (!IsTableFileName(name)) {
-      return target()->NewRandomAccessFile(name, result);
-    }
+  Status NewRandomAccessFile(const std::string& name,
+                             leveldb::RandomAccessFile** result) override {
+    if (!IsTableFile(name)) return target()->NewRandomAccessFile(name, result);
     *result = nullptr;
     bool direct = true;
     int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
@@ -131,17 +118,26 @@ class DirectTableEnv final : public leveldb::EnvWrapper {
     }
     if (fd < 0) return ErrnoStatus(name, errno);
     *result = new DirectTableFile(name, fd, direct);
-    return leveldb::Status::OK();
+    return Status::OK();
   }
 };
 
 }  // namespace
 
-leveldb::Env* UpstreamDirectIOEnv() {
+bool IsTableFile(const std::string& fname) {
+  const size_t slash = fname.rfind('/');
+  const std::string base =
+      slash == std::string::npos ? fname : fname.substr(slash + 1);
+  auto ends_with = [&base](const char* suffix) {
+    const size_t n = std::strlen(suffix);
+    return base.size() > n && base.compare(base.size() - n, n, suffix) == 0;
+  };
+  return ends_with(".ldb") || ends_with(".sst");
+}
+
+leveldb::Env* LocalDirectIOEnv() {
   static DirectTableEnv* const env = new DirectTableEnv;
   return env;
 }
 
-}  // namespace ycsb
-
-#endif  // LEVELDB_UPSTREAM_BUILD
+}  // namespace bench
