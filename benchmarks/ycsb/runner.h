@@ -28,8 +28,8 @@ struct PhaseResult {
   uint64_t client_read_syscalls = 0;
   uint64_t background_read_syscalls = 0;
   uint64_t background_read_bytes = 0;
-  // CPU time of the client threads (common/proc_stats.h): user, kernel, and time
-  // spent runnable but waiting for a CPU. cpu_valid as io_valid.
+  // CPU time of the client threads (common/proc_stats.h): user, kernel, and
+  // time spent runnable but waiting for a CPU. cpu_valid as io_valid.
   bool cpu_valid = false;
   uint64_t client_user_ns = 0;
   uint64_t client_system_ns = 0;
