@@ -368,13 +368,27 @@ class RecoveryReporter : public log::Reader::Reporter {
         (status_ == nullptr ? "(ignoring error) " : ""), fname_.c_str(),
         static_cast<int>(bytes), s.ToString().c_str());
     if (status_ != nullptr && status_->ok()) *status_ = s;
+    dropped_ = true;
   }
 
+  bool dropped() const { return dropped_; }
+
  private:
+  bool dropped_ = false;
   Logger* const info_log_;
   const std::string fname_;
   Status* const status_;
 };
+
+// True if records appended to a log of `size` bytes whose last whole
+// record ends at `end` would be read back: nothing but block padding lies
+// after that record. A torn tail (a record cut short, garbage from a power
+// loss) would make the next recovery drop the block with the new records.
+bool LogEndsCleanly(uint64_t end, uint64_t size) {
+  if (end == size) return true;
+  return end < size && size % log::kBlockSize == 0 &&
+         size - end < static_cast<uint64_t>(log::kHeaderSize);
+}
 
 }  // namespace
 
@@ -435,13 +449,17 @@ Status DBImpl::RecoverLogFile(uint64_t log_number, bool last_log,
       if (!status.ok()) break;  // a write error is never ignored
     }
   }
+  const uint64_t end_of_records = reader.EndOfLastRecord();
   delete file;
 
-  // Keep appending to the last log when nothing of it had to be flushed.
-  if (status.ok() && options_.reuse_logs && last_log && flushes == 0) {
+  // Keep appending to the last log when nothing of it had to be flushed
+  // and it ends with a whole record.
+  if (status.ok() && options_.reuse_logs && last_log && flushes == 0 &&
+      !reporter.dropped()) {
     uint64_t size = 0;
     WritableFile* appendable = nullptr;
     if (env_->GetFileSize(fname, &size).ok() &&
+        LogEndsCleanly(end_of_records, size) &&
         env_->NewAppendableFile(fname, &appendable).ok()) {
       Log(options_.info_log, "Reusing old log %s", fname.c_str());
       logfile_ = appendable;

@@ -86,6 +86,7 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch) {
         scratch->clear();
         *record = fragment;
         last_record_offset_ = fragment_start;
+        end_of_last_record_ = end_of_buffer_offset_ - buffer_.size();
         return true;
 
       case kFirstType:
@@ -114,6 +115,7 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch) {
           scratch->append(fragment.data(), fragment.size());
           *record = Slice(*scratch);
           last_record_offset_ = record_start;
+          end_of_last_record_ = end_of_buffer_offset_ - buffer_.size();
           return true;
         }
         break;

@@ -46,6 +46,11 @@ class Reader {
   // File offset of the record last returned by ReadRecord.
   uint64_t LastRecordOffset();
 
+  // File offset just past the last fragment of the record last returned by
+  // ReadRecord (0 before the first). Bytes beyond it that ReadRecord passed
+  // over were a torn or damaged tail, or block padding.
+  uint64_t EndOfLastRecord() const { return end_of_last_record_; }
+
  private:
   // Results of ReadPhysicalRecord beyond the record types.
   enum : unsigned int {
@@ -69,6 +74,7 @@ class Reader {
   bool eof_;      // the last read returned less than a full block
 
   uint64_t last_record_offset_;
+  uint64_t end_of_last_record_ = 0;
   // File offset just past the data in buffer_.
   uint64_t end_of_buffer_offset_;
 

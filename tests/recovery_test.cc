@@ -280,6 +280,35 @@ TEST_P(RecoveryTest, ReuseLogsNotForALogThatNeededFlushing) {
   for (int i = 0; i < 2000; i++) ASSERT_EQ(ValueFor(i, 200), Get(Key(i)));
 }
 
+// A log whose tail was torn (a record cut short) must not be appended to:
+// the next recovery would drop the new records with the torn one.
+TEST_P(RecoveryTest, ReuseLogsStartsANewLogAfterATornTail) {
+  for (bool paranoid : {false, true}) {
+    SCOPED_TRACE(paranoid ? "paranoid" : "not paranoid");
+    Close();
+    DestroyDB(dbname_, DefaultOptions());
+    Options o = DefaultOptions();
+    o.reuse_logs = true;
+    o.paranoid_checks = paranoid;
+    Open(o);
+    for (int i = 0; i < 100; i++) ASSERT_OK(Put(Key(i), ValueFor(i)));
+    Close();
+    const std::vector<uint64_t> logs = FileNumbers(kLogFile);
+    ASSERT_EQ(1u, logs.size());
+    const std::string log = LogFileName(dbname_, logs[0]);
+    TruncateFile(log, FileSize(log) - 5);
+
+    Open(o);
+    EXPECT_NE(logs, FileNumbers(kLogFile));
+    for (int i = 100; i < 200; i++) ASSERT_OK(Put(Key(i), ValueFor(i)));
+    Close();
+    Open(o);
+    for (int i = 0; i < 99; i++) ASSERT_EQ(ValueFor(i), Get(Key(i)));
+    EXPECT_EQ("NOT_FOUND", Get(Key(99)));  // the torn write itself
+    for (int i = 100; i < 200; i++) ASSERT_EQ(ValueFor(i), Get(Key(i))) << i;
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Damaged logs
 
