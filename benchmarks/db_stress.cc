@@ -6,6 +6,7 @@
 //   db_stress --db=DIR [--state=FILE] [--seed=S] [--keys=N] [--threads=T]
 //             [--duration=SECONDS] [--fault=none|power|errors|all|auto]
 //             [--plant=drop_filter] [--max_value=BYTES] [--destroy=1]
+//             [--reuse_logs=0|1]  (default: drawn from the seed)
 //
 // Exit status: 0 when every check passed, 1 after a violation (printed
 // with the seed and options that repeat it), 2 for a bad command line or

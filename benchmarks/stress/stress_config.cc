@@ -61,6 +61,8 @@ std::string SetFlag(const std::string& name, const char* value, Flags* f) {
     f->max_value = u;
   } else if (name == "destroy" && u <= 1) {
     f->destroy = u == 1;
+  } else if (name == "reuse_logs" && u <= 1) {
+    f->reuse_logs = static_cast<int>(u);
   } else {
     return "unknown flag or value out of range: --" + name;
   }
@@ -139,6 +141,7 @@ Config PickConfig(const Flags& flags) {
   const double syncs[] = {0, 0.01, 0.2, 1};
   c.sync_fraction = Pick(&rng, syncs);
   PickFaults(flags, &rng, &c);
+  if (flags.reuse_logs >= 0) c.reuse_logs = flags.reuse_logs == 1;
   if (!flags.plant.empty()) {
     // drop_filter wraps the plain Bloom policy.
     c.elastic = false;

@@ -20,6 +20,7 @@ struct Flags {
   std::string plant;           // "" or drop_filter (docs/stress.md)
   size_t max_value = 2048;     // longest value body
   bool destroy = false;        // start from an empty database and oracle
+  int reuse_logs = -1;         // -1: drawn from the seed; else 0 or 1
 };
 
 // Returns "" or what is wrong with the command line.
