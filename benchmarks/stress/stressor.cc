@@ -144,13 +144,17 @@ void Stressor::Violation(const std::string& kind, uint32_t key,
   std::lock_guard<std::mutex> lock(print_mu);
   std::printf("VIOLATION %s key=%s: %s\n", kind.c_str(),
               key == kNoKey ? "-" : KeyString(key).c_str(), detail.c_str());
+  const std::string reuse =
+      flags_.reuse_logs < 0
+          ? ""
+          : " --reuse_logs=" + std::to_string(flags_.reuse_logs);
   std::printf(
-      "  repeat: db_stress --seed=%llu --keys=%u --fault=%s%s%s "
+      "  repeat: db_stress --seed=%llu --keys=%u --fault=%s%s%s%s "
       "(options: %s)\n",
       static_cast<unsigned long long>(flags_.seed), flags_.keys,
       flags_.fault.c_str(),
       flags_.plant.empty() ? "" : " --plant=", flags_.plant.c_str(),
-      config_.ToString().c_str());
+      reuse.c_str(), config_.ToString().c_str());
   std::fflush(stdout);
   failed_ = true;
 }
