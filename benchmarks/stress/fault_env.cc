@@ -46,90 +46,95 @@ Status InjectedError(const std::string& fname, const char* what) {
   return Status::IOError(fname, std::string("injected ") + what + " error");
 }
 
+// What every file wrapper holds: its Env, its name and the wrapped file.
+template <typename File>
+struct Wrapped {
+  Wrapped(FaultEnv* e, std::string name, File* f)
+      : env(e), fname(std::move(name)), base(f) {}
+
+  // An injected read error, with nothing read.
+  Status ReadError(Slice* result) const {
+    *result = Slice();
+    return InjectedError(fname, "read");
+  }
+
+  FaultEnv* const env;
+  const std::string fname;
+  const std::unique_ptr<File> base;
+};
+
 class FaultWritableFile : public leveldb::WritableFile {
  public:
   FaultWritableFile(FaultEnv* env, std::string fname,
                     leveldb::WritableFile* base)
-      : env_(env), fname_(std::move(fname)), base_(base) {}
+      : w_(env, std::move(fname), base) {}
 
   Status Append(const Slice& data) override {
-    if (env_->power_out()) return PowerOutError(fname_);
-    if (env_->Inject()) {
+    if (w_.env->power_out()) return PowerOutError(w_.fname);
+    if (w_.env->Inject()) {
       // A failed write may still have written a prefix of its bytes.
       const size_t part =
-          Mix64(data.size() ^ fname_.size()) % (data.size() + 1);
-      if (base_->Append(Slice(data.data(), part)).ok()) {
-        env_->NoteAppended(fname_, part);
+          Mix64(data.size() ^ w_.fname.size()) % (data.size() + 1);
+      if (w_.base->Append(Slice(data.data(), part)).ok()) {
+        w_.env->NoteAppended(w_.fname, part);
       }
-      return InjectedError(fname_, "write");
+      return InjectedError(w_.fname, "write");
     }
-    Status s = base_->Append(data);
-    if (s.ok()) env_->NoteAppended(fname_, data.size());
+    Status s = w_.base->Append(data);
+    if (s.ok()) w_.env->NoteAppended(w_.fname, data.size());
     return s;
   }
 
-  Status Close() override { return base_->Close(); }
+  Status Close() override { return w_.base->Close(); }
 
   Status Flush() override {
-    if (env_->power_out()) return PowerOutError(fname_);
-    return base_->Flush();
+    if (w_.env->power_out()) return PowerOutError(w_.fname);
+    return w_.base->Flush();
   }
 
   Status Sync() override {
-    if (env_->power_out()) return PowerOutError(fname_);
-    if (env_->Inject()) return InjectedError(fname_, "sync");
-    Status s = base_->Sync();
-    if (s.ok()) env_->NoteSynced(fname_);
+    if (w_.env->power_out()) return PowerOutError(w_.fname);
+    if (w_.env->Inject()) return InjectedError(w_.fname, "sync");
+    Status s = w_.base->Sync();
+    if (s.ok()) w_.env->NoteSynced(w_.fname);
     return s;
   }
 
  private:
-  FaultEnv* const env_;
-  const std::string fname_;
-  std::unique_ptr<leveldb::WritableFile> base_;
+  Wrapped<leveldb::WritableFile> w_;
 };
 
 class FaultRandomAccessFile : public leveldb::RandomAccessFile {
  public:
   FaultRandomAccessFile(FaultEnv* env, std::string fname,
                         leveldb::RandomAccessFile* base)
-      : env_(env), fname_(std::move(fname)), base_(base) {}
+      : w_(env, std::move(fname), base) {}
 
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* scratch) const override {
-    if (env_->Inject()) {
-      *result = Slice();
-      return InjectedError(fname_, "read");
-    }
-    return base_->Read(offset, n, result, scratch);
+    if (w_.env->Inject()) return w_.ReadError(result);
+    return w_.base->Read(offset, n, result, scratch);
   }
 
  private:
-  FaultEnv* const env_;
-  const std::string fname_;
-  std::unique_ptr<leveldb::RandomAccessFile> base_;
+  Wrapped<leveldb::RandomAccessFile> w_;
 };
 
 class FaultSequentialFile : public leveldb::SequentialFile {
  public:
   FaultSequentialFile(FaultEnv* env, std::string fname,
                       leveldb::SequentialFile* base)
-      : env_(env), fname_(std::move(fname)), base_(base) {}
+      : w_(env, std::move(fname), base) {}
 
   Status Read(size_t n, Slice* result, char* scratch) override {
-    if (env_->Inject()) {
-      *result = Slice();
-      return InjectedError(fname_, "read");
-    }
-    return base_->Read(n, result, scratch);
+    if (w_.env->Inject()) return w_.ReadError(result);
+    return w_.base->Read(n, result, scratch);
   }
 
-  Status Skip(uint64_t n) override { return base_->Skip(n); }
+  Status Skip(uint64_t n) override { return w_.base->Skip(n); }
 
  private:
-  FaultEnv* const env_;
-  const std::string fname_;
-  std::unique_ptr<leveldb::SequentialFile> base_;
+  Wrapped<leveldb::SequentialFile> w_;
 };
 
 }  // namespace
@@ -217,28 +222,29 @@ Status FaultEnv::NewRandomAccessFile(const std::string& f,
   return s;
 }
 
-Status FaultEnv::NewWritableFile(const std::string& f,
-                                 leveldb::WritableFile** r) {
+Status FaultEnv::OpenWritable(const std::string& f, bool append,
+                              leveldb::WritableFile** r) {
   *r = nullptr;
   if (power_out()) return PowerOutError(f);
   if (Inject()) return InjectedError(f, "create");
-  Status s = TrackNew(f, false);
+  Status s = TrackNew(f, append);
   leveldb::WritableFile* base = nullptr;
-  if (s.ok()) s = target()->NewWritableFile(f, &base);
+  if (s.ok()) {
+    s = append ? target()->NewAppendableFile(f, &base)
+               : target()->NewWritableFile(f, &base);
+  }
   if (s.ok()) *r = new FaultWritableFile(this, f, base);
   return s;
 }
 
+Status FaultEnv::NewWritableFile(const std::string& f,
+                                 leveldb::WritableFile** r) {
+  return OpenWritable(f, false, r);
+}
+
 Status FaultEnv::NewAppendableFile(const std::string& f,
                                    leveldb::WritableFile** r) {
-  *r = nullptr;
-  if (power_out()) return PowerOutError(f);
-  if (Inject()) return InjectedError(f, "create");
-  Status s = TrackNew(f, true);
-  leveldb::WritableFile* base = nullptr;
-  if (s.ok()) s = target()->NewAppendableFile(f, &base);
-  if (s.ok()) *r = new FaultWritableFile(this, f, base);
-  return s;
+  return OpenWritable(f, true, r);
 }
 
 Status FaultEnv::RemoveFile(const std::string& f) {

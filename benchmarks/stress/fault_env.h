@@ -81,6 +81,8 @@ class FaultEnv : public leveldb::EnvWrapper {
   };
 
   leveldb::Status TrackNew(const std::string& f, bool append);
+  leveldb::Status OpenWritable(const std::string& f, bool append,
+                               leveldb::WritableFile** r);
   void SyncDirectoryLocked();
 
   std::atomic<uint64_t> rng_counter_;
