@@ -105,16 +105,38 @@ TEST(OracleCheckTest, SnapshotReadsLieBetweenTheTwoStates) {
   EXPECT_EQ("", CheckBetween(lo, Acked(7, false), kAbsent));  // v5, v6 unknown
 }
 
+TEST(OracleCheckTest, ABatchsValueImpliesTheRestOfTheBatch) {
+  const BatchEntry put{5, 4, false};
+  const BatchEntry del{6, 2, true};
+  EXPECT_EQ("", CheckBatchEntry(put, Present(4), Acked(4, false)));
+  EXPECT_EQ("", CheckBatchEntry(put, Present(6), Acked(6, false)));
+  EXPECT_NE("", CheckBatchEntry(put, Present(3), Acked(4, false)));
+  EXPECT_NE("", CheckBatchEntry(put, kAbsent, Acked(4, false)));
+  EXPECT_EQ("", CheckBatchEntry(put, kAbsent, Acked(5, true)));  // later
+  EXPECT_EQ("", CheckBatchEntry(del, kAbsent, Acked(2, true)));
+  EXPECT_NE("", CheckBatchEntry(del, Present(1), Acked(2, true)));
+}
+
 TEST(ValueTest, ValuesNameTheirVersionAndDetectDamage) {
+  const BatchList batch = {{7, 3, true}, {9, 12, false}};
   for (uint32_t v = 1; v < 200; v++) {
-    const std::string value = ValueFor(42, v, 300);
+    const std::string value = ValueFor(42, v, 300, v % 2 ? batch : BatchList());
     uint32_t got = 0;
-    ASSERT_TRUE(DecodeValue(42, value, 300, &got));
+    BatchList got_batch;
+    ASSERT_TRUE(DecodeValue(42, value, 300, &got, &got_batch));
     EXPECT_EQ(v, got);
-    EXPECT_FALSE(DecodeValue(43, value, 300, &got));
-    std::string bad = value;
-    bad[bad.size() - 1] ^= 1;
-    EXPECT_FALSE(DecodeValue(42, bad, 300, &got));
+    ASSERT_EQ(v % 2 ? 2u : 0u, got_batch.size());
+    if (v % 2) {
+      EXPECT_EQ(9u, got_batch[1].key);
+      EXPECT_EQ(12u, got_batch[1].version);
+      EXPECT_TRUE(got_batch[0].del);
+    }
+    EXPECT_FALSE(DecodeValue(43, value, 300, &got, &got_batch));
+    for (size_t pos : {size_t{0}, size_t{10}, value.size() - 1}) {
+      std::string bad = value;
+      bad[pos] ^= 1;
+      EXPECT_FALSE(DecodeValue(42, bad, 300, &got, &got_batch)) << pos;
+    }
   }
   uint32_t key = 0;
   ASSERT_TRUE(ParseKey(KeyString(0xabc123), &key));

@@ -250,19 +250,37 @@ uint32_t GetFixed32(const char* p) {
 
 }  // namespace
 
-std::string ValueFor(uint32_t key, uint32_t version, size_t max_len) {
+namespace {
+
+uint32_t HashBytes(const std::string& bytes) {
+  uint64_t h = 0;
+  for (char c : bytes) h = Mix64(h ^ static_cast<uint8_t>(c));
+  return static_cast<uint32_t>(h);
+}
+
+}  // namespace
+
+std::string ValueFor(uint32_t key, uint32_t version, size_t max_len,
+                     const BatchList& batch) {
   const uint64_t h = Mix64((uint64_t{key} << 32) | version);
   // Mostly short values, sometimes up to max_len.
   const size_t len =
       (h & 7) == 0 ? (h >> 8) % (max_len + 1) : (h >> 8) % (max_len / 8 + 1);
   std::string v;
-  v.reserve(8 + len + 8);
   PutFixed32(&v, version);
   PutFixed32(&v, key);
+  v.push_back(static_cast<char>(batch.size()));
+  for (const BatchEntry& e : batch) {
+    PutFixed32(&v, e.key);
+    PutFixed32(&v, e.version);
+    v.push_back(e.del ? 1 : 0);
+  }
+  PutFixed32(&v, HashBytes(v));
+  const size_t end = v.size() + len;
   const bool repetitive = ((h >> 3) & 1) != 0;
-  for (size_t i = 0; v.size() < 8 + len; i++) {
+  for (size_t i = 0; v.size() < end; i++) {
     const uint64_t word = Mix64(h + (repetitive ? i % 2 : i));
-    for (int b = 0; b < 8 && v.size() < 8 + len; b++) {
+    for (int b = 0; b < 8 && v.size() < end; b++) {
       v.push_back(static_cast<char>(word >> (8 * b)));
     }
   }
@@ -270,13 +288,36 @@ std::string ValueFor(uint32_t key, uint32_t version, size_t max_len) {
 }
 
 bool DecodeValue(uint32_t key, const leveldb::Slice& value, size_t max_len,
-                 uint32_t* version) {
-  if (value.size() < 8) return false;
+                 uint32_t* version, BatchList* batch) {
+  constexpr size_t kEntry = 9;
+  if (value.size() < 13) return false;
   const uint32_t v = GetFixed32(value.data());
   if (GetFixed32(value.data() + 4) != key) return false;
-  if (value != leveldb::Slice(ValueFor(key, v, max_len))) return false;
+  const size_t n = static_cast<uint8_t>(value[8]);
+  if (value.size() < 13 + n * kEntry) return false;
+  BatchList entries;
+  for (size_t i = 0; i < n; i++) {
+    const char* p = value.data() + 9 + i * kEntry;
+    entries.push_back(BatchEntry{GetFixed32(p), GetFixed32(p + 4), p[8] != 0});
+  }
+  // Regenerating the whole value checks the header's hash and the body.
+  if (value != leveldb::Slice(ValueFor(key, v, max_len, entries))) {
+    return false;
+  }
   *version = v;
+  *batch = std::move(entries);
   return true;
+}
+
+std::string CheckBatchEntry(const BatchEntry& e, const Found& found,
+                            const KeyState& now) {
+  if (found.present ? found.version >= e.version
+                    : e.del || now.top > e.version) {
+    return "";
+  }
+  return "its batch wrote " + KeyString(e.key) + " v" +
+         std::to_string(e.version) + (e.del ? " (a delete)" : "") + ", found " +
+         Describe(found);
 }
 
 std::string Describe(const Found& found) {

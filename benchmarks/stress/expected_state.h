@@ -120,12 +120,28 @@ std::string CheckBetween(const KeyState& lo, const KeyState& hi,
 // Keys are "k" and 8 hex digits, so their order is the numeric one.
 std::string KeyString(uint32_t key);
 bool ParseKey(const leveldb::Slice& s, uint32_t* key);
-// The value of `version` of `key`: a header naming both, then up to
-// max_len bytes, either random or repetitive (compressible).
-std::string ValueFor(uint32_t key, uint32_t version, size_t max_len);
-// Sets *version if `value` is exactly ValueFor(key, version, max_len).
+// The other keys of the write batch a value was written by, with the
+// versions the batch gave them. Batches are atomic: a state (recovered, or
+// a snapshot) that holds the value holds at least those versions.
+struct BatchEntry {
+  uint32_t key;
+  uint32_t version;
+  bool del;
+};
+using BatchList = std::vector<BatchEntry>;
+
+// The value of `version` of `key`: a header naming both and the rest of
+// its batch, then up to max_len bytes, random or repetitive (compressible).
+std::string ValueFor(uint32_t key, uint32_t version, size_t max_len,
+                     const BatchList& batch);
+// Sets *version and *batch if `value` is exactly ValueFor(key, version,
+// max_len, batch) for some version and batch.
 bool DecodeValue(uint32_t key, const leveldb::Slice& value, size_t max_len,
-                 uint32_t* version);
+                 uint32_t* version, BatchList* batch);
+// "" if a state holding a value whose batch had entry `e` may hold `found`
+// for e.key, which is now in state `now`.
+std::string CheckBatchEntry(const BatchEntry& e, const Found& found,
+                            const KeyState& now);
 
 std::string Describe(const Found& found);
 

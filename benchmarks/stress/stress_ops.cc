@@ -65,8 +65,7 @@ void Stressor::DoWrite(Rng* rng, int nkeys) {
 }
 
 bool Stressor::WriteLocked(const std::vector<uint32_t>& keys, Rng* rng) {
-  leveldb::WriteBatch batch;
-  std::vector<bool> dels;
+  BatchList entries;
   for (uint32_t k : keys) {
     KeyState s = oracle_->Load(k);
     const bool del = rng->OneIn(4);
@@ -77,12 +76,20 @@ bool Stressor::WriteLocked(const std::vector<uint32_t>& keys, Rng* rng) {
     s.maybe = true;
     s.maybe_del = s.maybe_del || del;
     oracle_->Store(k, s);
-    dels.push_back(del);
-    if (del) {
-      batch.Delete(KeyString(k));
-    } else {
-      batch.Put(KeyString(k), ValueFor(k, v, flags_.max_value));
+    entries.push_back(BatchEntry{k, v, del});
+  }
+  leveldb::WriteBatch batch;
+  for (const BatchEntry& e : entries) {
+    if (e.del) {
+      batch.Delete(KeyString(e.key));
+      continue;
     }
+    BatchList others;
+    for (const BatchEntry& o : entries) {
+      if (o.key != e.key) others.push_back(o);
+    }
+    batch.Put(KeyString(e.key),
+              ValueFor(e.key, e.version, flags_.max_value, others));
   }
   leveldb::WriteOptions wo;
   wo.sync = rng->Fraction() < config_.sync_fraction;
@@ -95,10 +102,10 @@ bool Stressor::WriteLocked(const std::vector<uint32_t>& keys, Rng* rng) {
   for (size_t i = 0; i < keys.size(); i++) {
     KeyState s = oracle_->Load(keys[i]);
     s.acked = s.top;
-    s.acked_del = dels[i];
+    s.acked_del = entries[i].del;
     s.maybe = s.maybe_del = false;
     oracle_->Store(keys[i], s);
-    tracker_.Acked(keys[i], s.acked, dels[i], wo.sync);
+    tracker_.Acked(keys[i], s.acked, entries[i].del, wo.sync);
   }
   if (wo.sync) tracker_.SyncDone(mark);
   counters_.acked_writes += keys.size();
@@ -128,7 +135,8 @@ void Stressor::DoScan(Rng* rng) {
   const leveldb::Snapshot* snap = db_->GetSnapshot();
   for (uint32_t i = 0; i < n; i++) after[i] = oracle_->Load(lo + i);
   std::vector<Found> first, second;
-  if (ScanRange(snap, lo, n, &first)) {
+  std::vector<BatchList> batches, unused;
+  if (ScanRange(snap, lo, n, &first, &batches)) {
     for (uint32_t i = 0; i < n && !failed_; i++) {
       const std::string why = CheckBetween(before[i], after[i], first[i]);
       if (!why.empty()) {
@@ -138,7 +146,8 @@ void Stressor::DoScan(Rng* rng) {
     }
     counters_.checked += n;
     // The snapshot must not move, whatever was written since.
-    if (!failed_ && ScanRange(snap, lo, n, &second)) {
+    CheckScanBatches(snap, batches, lo);
+    if (!failed_ && ScanRange(snap, lo, n, &second, &unused)) {
       for (uint32_t i = 0; i < n && !failed_; i++) {
         if (first[i].present != second[i].present ||
             first[i].version != second[i].version) {
@@ -150,6 +159,27 @@ void Stressor::DoScan(Rng* rng) {
     }
   }
   db_->ReleaseSnapshot(snap);
+}
+
+void Stressor::CheckScanBatches(const leveldb::Snapshot* snap,
+                                const std::vector<BatchList>& batches,
+                                uint32_t lo) {
+  // The snapshot holds every batch whose value it shows, whole.
+  leveldb::ReadOptions ro;
+  ro.snapshot = snap;
+  for (size_t i = 0; i < batches.size() && !failed_; i++) {
+    for (const BatchEntry& e : batches[i]) {
+      Found f;
+      if (ReadKey(ro, e.key, &f) != Read::kOk) continue;
+      const std::string why = CheckBatchEntry(e, f, oracle_->Load(e.key));
+      if (!why.empty()) {
+        Violation("torn_batch", lo + static_cast<uint32_t>(i),
+                  "a snapshot scan found a batch's value, but " + why);
+        return;
+      }
+      counters_.checked++;
+    }
+  }
 }
 
 void Stressor::DoSnapshotRead(Rng* rng) {

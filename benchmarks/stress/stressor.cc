@@ -160,7 +160,7 @@ void Stressor::Violation(const std::string& kind, uint32_t key,
 }
 
 Stressor::Read Stressor::ReadKey(const leveldb::ReadOptions& ro, uint32_t key,
-                                 Found* found) {
+                                 Found* found, BatchList* batch) {
   std::string value;
   leveldb::Status s = db_->Get(ro, KeyString(key), &value);
   found->present = false;
@@ -170,7 +170,8 @@ Stressor::Read Stressor::ReadKey(const leveldb::ReadOptions& ro, uint32_t key,
     return Read::kError;
   }
   uint32_t v = 0;
-  if (!DecodeValue(key, value, flags_.max_value, &v)) {
+  BatchList entries;
+  if (!DecodeValue(key, value, flags_.max_value, &v, &entries)) {
     Violation("corrupt_value", key,
               "a value of " + std::to_string(value.size()) +
                   " bytes that is no version of this key");
@@ -178,12 +179,15 @@ Stressor::Read Stressor::ReadKey(const leveldb::ReadOptions& ro, uint32_t key,
   }
   found->present = true;
   found->version = v;
+  if (batch != nullptr) *batch = std::move(entries);
   return Read::kOk;
 }
 
 bool Stressor::ScanRange(const leveldb::Snapshot* snap, uint32_t lo, uint32_t n,
-                         std::vector<Found>* out) {
+                         std::vector<Found>* out,
+                         std::vector<BatchList>* batches) {
   out->assign(n, Found());
+  batches->assign(n, BatchList());
   leveldb::ReadOptions ro;
   ro.snapshot = snap;
   std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(ro));
@@ -198,7 +202,8 @@ bool Stressor::ScanRange(const leveldb::Snapshot* snap, uint32_t lo, uint32_t n,
     }
     if (k >= lo + n) break;
     uint32_t v = 0;
-    if (!DecodeValue(k, it->value(), flags_.max_value, &v)) {
+    if (!DecodeValue(k, it->value(), flags_.max_value, &v,
+                     &(*batches)[k - lo])) {
       Violation("corrupt_value", k, "a scanned value that is no version");
       return false;
     }
@@ -216,8 +221,9 @@ bool Stressor::VerifyAll(Recovery how) {
   const uint32_t n = oracle_->num_keys();
   const char* when = RecoveryName(static_cast<int>(how));
   std::vector<Found> found(n);
+  std::vector<BatchList> batches(n);
   for (uint32_t k = 0; k < n; k++) {
-    const Read r = ReadKey(leveldb::ReadOptions(), k, &found[k]);
+    const Read r = ReadKey(leveldb::ReadOptions(), k, &found[k], &batches[k]);
     if (r == Read::kBad) return false;
     if (r == Read::kError) {
       Violation("read_failed", k, std::string("Get failed ") + when);
@@ -238,7 +244,8 @@ bool Stressor::VerifyAll(Recovery how) {
   }
   // A full scan must agree with the Gets, key by key.
   std::vector<Found> scanned;
-  if (!ScanRange(nullptr, 0, n, &scanned)) {
+  std::vector<BatchList> scanned_batches;
+  if (!ScanRange(nullptr, 0, n, &scanned, &scanned_batches)) {
     if (!failed_) Violation("scan_failed", kNoKey, when);
     return false;
   }
@@ -250,8 +257,21 @@ bool Stressor::VerifyAll(Recovery how) {
                     ", the scan " + Describe(scanned[k]));
       return false;
     }
-    Adopt(k, found[k], how);
   }
+  // Write batches are atomic: all of each one that left a value survived.
+  for (uint32_t k = 0; k < n; k++) {
+    for (const BatchEntry& e : batches[k]) {
+      const std::string why =
+          CheckBatchEntry(e, found[e.key], oracle_->Load(e.key));
+      if (!why.empty()) {
+        Violation("torn_batch", k,
+                  std::string(when) + ": found " + Describe(found[k]) +
+                      ", but " + why);
+        return false;
+      }
+    }
+  }
+  for (uint32_t k = 0; k < n; k++) Adopt(k, found[k], how);
   counters_.checked += n;
   return true;
 }

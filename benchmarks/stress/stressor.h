@@ -73,9 +73,13 @@ class Stressor {
   void DoGet(Rng* rng);
   void DoScan(Rng* rng);
   void DoSnapshotRead(Rng* rng);
-  Read ReadKey(const leveldb::ReadOptions& ro, uint32_t key, Found* found);
+  // `batch`, when not null, receives the rest of the value's write batch.
+  Read ReadKey(const leveldb::ReadOptions& ro, uint32_t key, Found* found,
+               BatchList* batch = nullptr);
   bool ScanRange(const leveldb::Snapshot* snap, uint32_t lo, uint32_t n,
-                 std::vector<Found>* out);
+                 std::vector<Found>* out, std::vector<BatchList>* batches);
+  void CheckScanBatches(const leveldb::Snapshot* snap,
+                        const std::vector<BatchList>& batches, uint32_t lo);
   void Violation(const std::string& kind, uint32_t key,
                  const std::string& detail);
 
