@@ -7,6 +7,7 @@
 //             [--duration=SECONDS] [--fault=none|power|errors|all|auto]
 //             [--plant=drop_filter] [--max_value=BYTES] [--destroy=1]
 //             [--reuse_logs=0|1]  (default: drawn from the seed)
+//             [--prefix_check=0|1]  (default 1)
 //
 // Exit status: 0 when every check passed, 1 after a violation (printed
 // with the seed and options that repeat it), 2 for a bad command line or

@@ -73,16 +73,16 @@ TEST(OracleCheckTest, ExactAllowsOnlyTheAcknowledgedStateOrPendingWrites) {
 
 TEST(OracleCheckTest, PowerLossFloorFollowsSyncWrites) {
   DurabilityTracker t(4);
-  t.Acked(0, 1, false, false);
-  t.Acked(0, 2, false, false);
+  t.Acked(0, 1, false, false, t.IssueMark());
+  t.Acked(0, 2, false, false, t.IssueMark());
   DurabilityTracker::Floor f = t.FloorOf(0);
   EXPECT_EQ(0u, f.version);  // nothing synced: all may be lost
   EXPECT_TRUE(f.del_possible);
   // A sync write to another key covers what was acknowledged before it.
   const uint64_t mark = t.IssueMark();
-  t.Acked(1, 1, false, true);
+  t.Acked(1, 1, false, true, mark);
   t.SyncDone(mark);
-  t.Acked(0, 3, true, false);
+  t.Acked(0, 3, true, false, t.IssueMark());
   f = t.FloorOf(0);
   EXPECT_EQ(2u, f.version);
   EXPECT_TRUE(f.del_possible);  // v3, a delete, may have survived
@@ -93,6 +93,28 @@ TEST(OracleCheckTest, PowerLossFloorFollowsSyncWrites) {
   EXPECT_NE("", CheckAfterPowerLoss(s, f, Present(1)));
   EXPECT_NE("", CheckAfterPowerLoss(s, f, Present(3)));  // v3 is a delete
   EXPECT_NE("", CheckAfterPowerLoss(Acked(2, false), t.FloorOf(1), kAbsent));
+}
+
+TEST(OracleCheckTest, PowerLossKeepsAPrefixOfTheLog) {
+  DurabilityTracker t(3);
+  t.Acked(0, 1, false, false, t.IssueMark());  // ack 1
+  t.Acked(1, 1, false, false, t.IssueMark());  // ack 2, issued after ack 1
+  const std::vector<KeyState> states = {Acked(1, false), Acked(1, false),
+                                        Acked(0, true)};
+  // Both kept, or only the first, or neither: prefixes.
+  EXPECT_EQ("", t.CheckPrefix({Present(1), Present(1), kAbsent}, states));
+  EXPECT_EQ("", t.CheckPrefix({Present(1), kAbsent, kAbsent}, states));
+  EXPECT_EQ("", t.CheckPrefix({kAbsent, kAbsent, kAbsent}, states));
+  // The second without the first is a hole.
+  EXPECT_NE("", t.CheckPrefix({kAbsent, Present(1), kAbsent}, states));
+  // Writes in flight together may land in either order.
+  const uint64_t mark = t.IssueMark();
+  t.Acked(2, 1, false, false, mark);
+  t.Acked(0, 2, false, false, mark);
+  const std::vector<KeyState> later = {Acked(2, false), Acked(1, false),
+                                       Acked(1, false)};
+  EXPECT_EQ("", t.CheckPrefix({Present(1), Present(1), Present(1)}, later));
+  EXPECT_NE("", t.CheckPrefix({Present(1), kAbsent, Present(1)}, later));
 }
 
 TEST(OracleCheckTest, SnapshotReadsLieBetweenTheTwoStates) {

@@ -119,14 +119,14 @@ void DurabilityTracker::SyncDone(uint64_t mark) {
 }
 
 void DurabilityTracker::Acked(uint32_t key, uint32_t version, bool del,
-                              bool sync) {
+                              bool sync, uint64_t issue) {
   const uint64_t seq = acks_.fetch_add(1) + 1;
   History& h = keys_[key];
   if (sync) {
     Reset(key, version, del);
     return;
   }
-  h.recent.push_back(Ack{version, del, seq});
+  h.recent.push_back(Ack{version, del, seq, issue});
   Advance(&h);
   if (h.recent.size() > kMaxRecent) {
     // Forgetting the oldest keeps base a valid (if looser) lower bound.
@@ -163,6 +163,44 @@ DurabilityTracker::Floor DurabilityTracker::FloorOf(uint32_t key) {
   f.del_possible = h.base_del || h.uncertain;
   for (const Ack& a : h.recent) f.del_possible = f.del_possible || a.del;
   return f;
+}
+
+std::string DurabilityTracker::CheckPrefix(
+    const std::vector<Found>& found, const std::vector<KeyState>& states) {
+  // The earliest acknowledged write the power loss took.
+  uint64_t lost_seq = UINT64_MAX;
+  std::string lost;
+  for (uint32_t k = 0; k < keys_.size(); k++) {
+    History& h = keys_[k];
+    Advance(&h);
+    const Found& f = found[k];
+    const KeyState& s = states[k];
+    // A failed write that survived leaves no acknowledged write lost.
+    if (f.present ? f.version > s.acked : s.maybe && s.maybe_del) continue;
+    // An absent key kept, at most, its newest acknowledged Delete.
+    uint32_t kept = f.present ? f.version : h.base;
+    for (const Ack& a : h.recent) {
+      if (!f.present && a.del) kept = a.version;
+    }
+    for (const Ack& a : h.recent) {
+      if (a.version > kept && a.seq < lost_seq) {
+        lost_seq = a.seq;
+        lost = KeyString(k) + " v" + std::to_string(a.version);
+      }
+    }
+  }
+  if (lost.empty()) return "";
+  for (uint32_t k = 0; k < keys_.size(); k++) {
+    if (!found[k].present) continue;
+    for (const Ack& a : keys_[k].recent) {
+      if (a.version == found[k].version && a.issue >= lost_seq) {
+        return KeyString(k) + " v" + std::to_string(a.version) +
+               " survived, issued after " + lost +
+               " was acknowledged, which was lost";
+      }
+    }
+  }
+  return "";
 }
 
 std::string CheckExact(const KeyState& s, const Found& found) {

@@ -70,11 +70,14 @@ class DurabilityTracker {
  public:
   explicit DurabilityTracker(uint32_t num_keys);
 
-  // Marks the moment a sync write is issued; pass it to SyncDone.
+  // Marks the moment a write is issued: pass it to Acked, and for a sync
+  // write to SyncDone.
   uint64_t IssueMark() const { return acks_.load(); }
   void SyncDone(uint64_t mark);
-  // An acknowledged write of `key`; the caller holds the key's lock.
-  void Acked(uint32_t key, uint32_t version, bool del, bool sync);
+  // An acknowledged write of `key` issued at `issue`; the caller holds the
+  // key's lock.
+  void Acked(uint32_t key, uint32_t version, bool del, bool sync,
+             uint64_t issue);
   // Forgets the history of `key`: `version` is durable.
   void Reset(uint32_t key, uint32_t version, bool del);
 
@@ -85,11 +88,19 @@ class DurabilityTracker {
   // Call with no writer running.
   Floor FloorOf(uint32_t key);
 
+  // After a power loss, with `found` and `states` the recovered state and
+  // the oracle's for every key: "" unless a write survived that was issued
+  // after an acknowledged write was lost (the log is a sequence, so what
+  // survives must be a prefix of it). Call with no writer running.
+  std::string CheckPrefix(const std::vector<Found>& found,
+                          const std::vector<KeyState>& states);
+
  private:
   struct Ack {
     uint32_t version;
     bool del;
-    uint64_t seq;
+    uint64_t seq;    // position in the order of acknowledgements
+    uint64_t issue;  // acknowledgements made before this write was issued
   };
   struct History {
     uint32_t base = 0;

@@ -61,6 +61,8 @@ std::string SetFlag(const std::string& name, const char* value, Flags* f) {
     f->max_value = u;
   } else if (name == "destroy" && u <= 1) {
     f->destroy = u == 1;
+  } else if (name == "prefix_check" && u <= 1) {
+    f->prefix_check = u == 1;
   } else if (name == "reuse_logs" && u <= 1) {
     f->reuse_logs = static_cast<int>(u);
   } else {

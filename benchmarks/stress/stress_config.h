@@ -21,6 +21,7 @@ struct Flags {
   size_t max_value = 2048;     // longest value body
   bool destroy = false;        // start from an empty database and oracle
   int reuse_logs = -1;         // -1: drawn from the seed; else 0 or 1
+  bool prefix_check = true;    // after a power loss, also across keys
 };
 
 // Returns "" or what is wrong with the command line.

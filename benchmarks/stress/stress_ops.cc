@@ -93,7 +93,7 @@ bool Stressor::WriteLocked(const std::vector<uint32_t>& keys, Rng* rng) {
   }
   leveldb::WriteOptions wo;
   wo.sync = rng->Fraction() < config_.sync_fraction;
-  const uint64_t mark = wo.sync ? tracker_.IssueMark() : 0;
+  const uint64_t mark = tracker_.IssueMark();
   if (!db_->Write(wo, &batch).ok()) {
     counters_.write_errors++;
     reopen_wanted_ = true;
@@ -105,7 +105,7 @@ bool Stressor::WriteLocked(const std::vector<uint32_t>& keys, Rng* rng) {
     s.acked_del = entries[i].del;
     s.maybe = s.maybe_del = false;
     oracle_->Store(keys[i], s);
-    tracker_.Acked(keys[i], s.acked, entries[i].del, wo.sync);
+    tracker_.Acked(keys[i], s.acked, entries[i].del, wo.sync, mark);
   }
   if (wo.sync) tracker_.SyncDone(mark);
   counters_.acked_writes += keys.size();

@@ -144,17 +144,18 @@ void Stressor::Violation(const std::string& kind, uint32_t key,
   std::lock_guard<std::mutex> lock(print_mu);
   std::printf("VIOLATION %s key=%s: %s\n", kind.c_str(),
               key == kNoKey ? "-" : KeyString(key).c_str(), detail.c_str());
-  const std::string reuse =
+  std::string extra =
       flags_.reuse_logs < 0
           ? ""
           : " --reuse_logs=" + std::to_string(flags_.reuse_logs);
+  if (!flags_.prefix_check) extra += " --prefix_check=0";
   std::printf(
       "  repeat: db_stress --seed=%llu --keys=%u --fault=%s%s%s%s "
       "(options: %s)\n",
       static_cast<unsigned long long>(flags_.seed), flags_.keys,
       flags_.fault.c_str(),
       flags_.plant.empty() ? "" : " --plant=", flags_.plant.c_str(),
-      reuse.c_str(), config_.ToString().c_str());
+      extra.c_str(), config_.ToString().c_str());
   std::fflush(stdout);
   failed_ = true;
 }
@@ -258,22 +259,33 @@ bool Stressor::VerifyAll(Recovery how) {
       return false;
     }
   }
+  if (!CheckAcrossKeys(found, batches, how)) return false;
+  for (uint32_t k = 0; k < n; k++) Adopt(k, found[k], how);
+  counters_.checked += n;
+  return true;
+}
+
+bool Stressor::CheckAcrossKeys(const std::vector<Found>& found,
+                               const std::vector<BatchList>& batches,
+                               Recovery how) {
+  const std::string when = RecoveryName(static_cast<int>(how));
+  std::vector<KeyState> states(found.size());
+  for (uint32_t k = 0; k < found.size(); k++) states[k] = oracle_->Load(k);
   // Write batches are atomic: all of each one that left a value survived.
-  for (uint32_t k = 0; k < n; k++) {
+  for (uint32_t k = 0; k < found.size(); k++) {
     for (const BatchEntry& e : batches[k]) {
-      const std::string why =
-          CheckBatchEntry(e, found[e.key], oracle_->Load(e.key));
+      const std::string why = CheckBatchEntry(e, found[e.key], states[e.key]);
       if (!why.empty()) {
         Violation("torn_batch", k,
-                  std::string(when) + ": found " + Describe(found[k]) +
-                      ", but " + why);
+                  when + ": found " + Describe(found[k]) + ", but " + why);
         return false;
       }
     }
   }
-  for (uint32_t k = 0; k < n; k++) Adopt(k, found[k], how);
-  counters_.checked += n;
-  return true;
+  if (how != Recovery::kPowerLoss || !flags_.prefix_check) return true;
+  const std::string why = tracker_.CheckPrefix(found, states);
+  if (!why.empty()) Violation("prefix_hole", kNoKey, when + ": " + why);
+  return why.empty();
 }
 
 void Stressor::Adopt(uint32_t key, const Found& found, Recovery how) {
@@ -295,7 +307,7 @@ void Stressor::Adopt(uint32_t key, const Found& found, Recovery how) {
     // after a power loss what survived is on disk.
     tracker_.Reset(key, s.acked, s.acked_del);
   } else if (s.acked != before.acked || s.acked_del != before.acked_del) {
-    tracker_.Acked(key, s.acked, s.acked_del, false);
+    tracker_.Acked(key, s.acked, s.acked_del, false, tracker_.IssueMark());
   }
 }
 

@@ -62,6 +62,10 @@ class Stressor {
 
   bool OpenDb();
   bool VerifyAll(Recovery how);
+  // The checks that span keys: whole batches, and after a power loss a
+  // prefix of the log.
+  bool CheckAcrossKeys(const std::vector<Found>& found,
+                       const std::vector<BatchList>& batches, Recovery how);
   void Adopt(uint32_t key, const Found& found, Recovery how);
   bool Recover(Recovery how);
   void MainLoop();
