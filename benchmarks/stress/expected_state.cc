@@ -17,7 +17,7 @@ namespace {
 
 constexpr uint64_t kMagic = 0x5354524553533031ULL;  // "STRESS01"
 constexpr size_t kHeaderBytes = 64;
-constexpr uint32_t kVersionMask = (1u << 30) - 1;
+constexpr uint32_t kVersionMask = kMaxVersion;
 constexpr size_t kMaxRecent = 8;
 
 uint64_t Pack(const KeyState& s) {

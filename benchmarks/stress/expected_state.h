@@ -21,6 +21,9 @@
 
 namespace stress {
 
+// Versions fill 30 bits of the oracle's packed word.
+constexpr uint32_t kMaxVersion = (1u << 30) - 1;
+
 // What the oracle knows about one key. Version 0 is "never written".
 struct KeyState {
   uint32_t acked = 0;      // last acknowledged version

@@ -70,7 +70,7 @@ bool Stressor::WriteLocked(const std::vector<uint32_t>& keys, Rng* rng) {
     KeyState s = oracle_->Load(k);
     const bool del = rng->OneIn(4);
     const uint32_t v = s.top + 1;
-    if (v >= (1u << 30)) return false;  // versions of this key used up
+    if (v > kMaxVersion) return false;  // versions of this key used up
     // Recorded before the write is issued: a kill may come at any point.
     s.top = v;
     s.maybe = true;

@@ -16,7 +16,6 @@ namespace stress {
 namespace {
 
 constexpr uint32_t kNoKey = UINT32_MAX;
-constexpr uint32_t kMaxVersion = (1u << 30) - 1;
 
 // The planted bug --plant=drop_filter: every filter it builds leaves out
 // about one key in 16, so lookups of those keys may be ruled out wrongly.
