@@ -5,7 +5,8 @@
 //
 //   db_stress --db=DIR [--state=FILE] [--seed=S] [--keys=N] [--threads=T]
 //             [--duration=SECONDS] [--fault=none|power|errors|all|auto]
-//             [--plant=drop_filter] [--max_value=BYTES] [--destroy=1]
+//             [--plant=drop_filter|split_batch] [--max_value=BYTES]
+//             [--destroy=1]
 //             [--reuse_logs=0|1]  (default: drawn from the seed)
 //             [--prefix_check=0|1]  (default 1)
 //

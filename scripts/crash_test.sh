@@ -12,9 +12,9 @@
 #       after a violation (a soak goes on, and fails at the end).
 #   bash scripts/crash_test.sh --plant=NAME [--cycles=N] [OPTIONS]
 #       runs cycles on a planted bug until it is caught (exit 0) or not
-#       within N cycles (default 400; exit 1). NAME is drop_filter (in
-#       db_stress) or a patch tests/stress/plants/NAME.patch, applied to a
-#       scratch copy of the tree that is then built.
+#       within N cycles (default 400; exit 1). NAME is drop_filter or
+#       split_batch (in db_stress) or a patch tests/stress/plants/NAME.patch,
+#       applied to a scratch copy of the tree that is then built.
 #
 # OPTIONS: --seed=S repeats a run (the same cycles, options and kill times;
 # thread interleaving differs); --binary=PATH (db_stress; default the one in
@@ -143,8 +143,8 @@ build_plant() {
 }
 
 tool_flags=()
-if [[ $mode == plant && $plant == drop_filter ]]; then
-  tool_flags=(--plant=drop_filter)
+if [[ $mode == plant && $plant =~ ^(drop_filter|split_batch)$ ]]; then
+  tool_flags=(--plant="$plant")
 elif [[ $mode == plant && -z $binary ]]; then
   build_plant  # (with --binary, that db_stress is taken as already planted)
 fi

@@ -46,7 +46,9 @@ std::string SetFlag(const std::string& name, const char* value, Flags* f) {
     }
   } else if (name == "plant") {
     f->plant = value;
-    if (f->plant != "drop_filter") return "unknown plant: " + f->plant;
+    if (f->plant != "drop_filter" && f->plant != "split_batch") {
+      return "unknown plant: " + f->plant;
+    }
   } else if (name == "duration") {
     if (!ParseDouble(value, &f->duration)) return "bad --duration";
   } else if (!ParseUint(value, &u)) {
@@ -144,8 +146,8 @@ Config PickConfig(const Flags& flags) {
   c.sync_fraction = Pick(&rng, syncs);
   PickFaults(flags, &rng, &c);
   if (flags.reuse_logs >= 0) c.reuse_logs = flags.reuse_logs == 1;
-  if (!flags.plant.empty()) {
-    // drop_filter wraps the plain Bloom policy.
+  if (flags.plant == "drop_filter") {
+    // It wraps the plain Bloom policy.
     c.elastic = false;
     c.bloom = true;
   }

@@ -17,7 +17,7 @@ struct Flags {
   int threads = 0;             // 0: drawn from the seed (1 to 8)
   double duration = 10;        // seconds of operations
   std::string fault = "auto";  // none, power, errors, all, auto (seeded)
-  std::string plant;           // "" or drop_filter (docs/stress.md)
+  std::string plant;           // "", drop_filter or split_batch
   size_t max_value = 2048;     // longest value body
   bool destroy = false;        // start from an empty database and oracle
   int reuse_logs = -1;         // -1: drawn from the seed; else 0 or 1

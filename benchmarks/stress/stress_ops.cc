@@ -78,23 +78,10 @@ bool Stressor::WriteLocked(const std::vector<uint32_t>& keys, Rng* rng) {
     oracle_->Store(k, s);
     entries.push_back(BatchEntry{k, v, del});
   }
-  leveldb::WriteBatch batch;
-  for (const BatchEntry& e : entries) {
-    if (e.del) {
-      batch.Delete(KeyString(e.key));
-      continue;
-    }
-    BatchList others;
-    for (const BatchEntry& o : entries) {
-      if (o.key != e.key) others.push_back(o);
-    }
-    batch.Put(KeyString(e.key),
-              ValueFor(e.key, e.version, flags_.max_value, others));
-  }
   leveldb::WriteOptions wo;
   wo.sync = rng->Fraction() < config_.sync_fraction;
   const uint64_t mark = tracker_.IssueMark();
-  if (!db_->Write(wo, &batch).ok()) {
+  if (!ApplyBatch(entries, wo).ok()) {
     counters_.write_errors++;
     reopen_wanted_ = true;
     return false;
@@ -110,6 +97,32 @@ bool Stressor::WriteLocked(const std::vector<uint32_t>& keys, Rng* rng) {
   if (wo.sync) tracker_.SyncDone(mark);
   counters_.acked_writes += keys.size();
   return true;
+}
+
+leveldb::Status Stressor::ApplyBatch(const BatchList& entries,
+                                     const leveldb::WriteOptions& wo) {
+  // The planted bug --plant=split_batch writes each entry on its own, so
+  // that a crash can keep part of a batch.
+  const bool split = flags_.plant == "split_batch";
+  leveldb::WriteBatch batch;
+  for (const BatchEntry& e : entries) {
+    if (e.del) {
+      batch.Delete(KeyString(e.key));
+    } else {
+      BatchList others;
+      for (const BatchEntry& o : entries) {
+        if (o.key != e.key) others.push_back(o);
+      }
+      batch.Put(KeyString(e.key),
+                ValueFor(e.key, e.version, flags_.max_value, others));
+    }
+    if (split) {
+      leveldb::Status s = db_->Write(wo, &batch);
+      if (!s.ok()) return s;
+      batch.Clear();
+    }
+  }
+  return split ? leveldb::Status::OK() : db_->Write(wo, &batch);
 }
 
 void Stressor::DoGet(Rng* rng) {

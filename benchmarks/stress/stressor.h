@@ -74,6 +74,8 @@ class Stressor {
   void Worker(int id);
   void DoWrite(Rng* rng, int nkeys);
   bool WriteLocked(const std::vector<uint32_t>& keys, Rng* rng);
+  leveldb::Status ApplyBatch(const BatchList& entries,
+                             const leveldb::WriteOptions& wo);
   void DoGet(Rng* rng);
   void DoScan(Rng* rng);
   void DoSnapshotRead(Rng* rng);
