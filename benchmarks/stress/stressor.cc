@@ -311,11 +311,12 @@ void Stressor::Adopt(uint32_t key, const Found& found, Recovery how) {
 }
 
 bool Stressor::Recover(Recovery how) {
+  const bool power = how == Recovery::kPowerLoss;
+  // The power goes out while workers may be inside a write: theirs fail.
+  env_->SetPowerOut(power);
   gate_.Close();
   env_->SetErrorRate(0);
   reopen_wanted_ = false;
-  const bool power = how == Recovery::kPowerLoss;
-  env_->SetPowerOut(power);
   delete db_;  // with the power out, nothing it writes now reaches a file
   db_ = nullptr;
   env_->SetPowerOut(false);
