@@ -79,7 +79,7 @@ die() {
   exit 2
 }
 
-mode= duration= max_cycles= seed= binary= workdir= plant= kinds=
+mode='' duration='' max_cycles='' seed='' binary='' workdir='' plant='' kinds=''
 skip_known=reuse_logs,log_switch
 for arg in "$@"; do
   case $arg in
@@ -134,11 +134,13 @@ build_plant() {
   patch -d "$src" -p1 --forward --silent <"$patch" ||
     die "cannot apply $patch"
   echo "crash_test: building db_stress with plant $plant in $src/build"
-  cmake -S "$src" -B "$src/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  if ! cmake -S "$src" -B "$src/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DLEVELDB_UPSTREAM=OFF -DLEVELDB_BUILD_TESTS=OFF -DLEVELDB_WERROR=OFF \
-    -DLEVELDB_BUILD_BENCHMARKS=ON -DLEVELDB_INSTALL=OFF >"$src/build.log" 2>&1 &&
-    cmake --build "$src/build" -j "${LEVELDB_JOBS:-2}" --target db_stress \
-      >>"$src/build.log" 2>&1 || die "build failed, see $src/build.log"
+    -DLEVELDB_BUILD_BENCHMARKS=ON -DLEVELDB_INSTALL=OFF >"$src/build.log" 2>&1 ||
+    ! cmake --build "$src/build" -j "${LEVELDB_JOBS:-2}" --target db_stress \
+      >>"$src/build.log" 2>&1; then
+    die "build failed, see $src/build.log"
+  fi
   binary=$src/build/benchmarks/db_stress
 }
 
@@ -176,7 +178,7 @@ key_counts=(1000 4000 20000)
 cycles_per_run=40
 declare -A count=([kill]=0 [kill_missed]=0 [power]=0 [errors]=0 [all]=0)
 checked=0 acked=0 power_losses=0 reopens=0 injected=0 torn=0 dropped=0
-run_no=0 run_dir= keys=
+run_no=0 run_dir='' keys=''
 
 # Starts a fresh database and oracle.
 new_run() {
