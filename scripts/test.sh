@@ -8,7 +8,8 @@
 # Stages:
 #   1. install missing Debian packages (apt-get, as root or through sudo)
 #   2. release build with gcc and -Werror, upstream LevelDB required for the
-#      interop tests and benchmark twins; the whole ctest suite
+#      interop tests and benchmark twins; the whole ctest suite (including
+#      label stress: crash_test_short, two minutes of db_stress cycles)
 #   3. ASan+UBSan build (gcc, without -Werror: under -fsanitize=address
 #      g++ 12 warns falsely inside libstdc++); the tests in ASAN_LABELS
 #   4. TSan build (clang, also -Wthread-safety); tests labelled concurrency
@@ -36,7 +37,7 @@ for arg in "$@"; do
     --quick) stages=release ;;
     --stages=*) stages=${arg#--stages=} ;;
     -h | --help)
-      sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+      sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
