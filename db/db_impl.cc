@@ -380,16 +380,6 @@ class RecoveryReporter : public log::Reader::Reporter {
   Status* const status_;
 };
 
-// True if records appended to a log of `size` bytes whose last whole
-// record ends at `end` would be read back: nothing but block padding lies
-// after that record. A torn tail (a record cut short, garbage from a power
-// loss) would make the next recovery drop the block with the new records.
-bool LogEndsCleanly(uint64_t end, uint64_t size) {
-  if (end == size) return true;
-  return end < size && size % log::kBlockSize == 0 &&
-         size - end < static_cast<uint64_t>(log::kHeaderSize);
-}
-
 }  // namespace
 
 Status DBImpl::RecoverLogFile(uint64_t log_number, bool last_log,
@@ -459,7 +449,7 @@ Status DBImpl::RecoverLogFile(uint64_t log_number, bool last_log,
     uint64_t size = 0;
     WritableFile* appendable = nullptr;
     if (env_->GetFileSize(fname, &size).ok() &&
-        LogEndsCleanly(end_of_records, size) &&
+        log::Reader::AppendableAt(end_of_records, size) &&
         env_->NewAppendableFile(fname, &appendable).ok()) {
       Log(options_.info_log, "Reusing old log %s", fname.c_str());
       logfile_ = appendable;

@@ -146,6 +146,12 @@ bool Reader::ReadRecord(Slice* record, std::string* scratch) {
   }
 }
 
+bool Reader::AppendableAt(uint64_t end, uint64_t size) {
+  if (end == size) return true;
+  return end < size && size % kBlockSize == 0 &&
+         size - end < static_cast<uint64_t>(kHeaderSize);
+}
+
 bool Reader::FillBuffer() {
   buffer_ = Slice();
   Status s = file_->Read(kBlockSize, &buffer_, backing_store_);

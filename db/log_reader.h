@@ -51,6 +51,12 @@ class Reader {
   // over were a torn or damaged tail, or block padding.
   uint64_t EndOfLastRecord() const { return end_of_last_record_; }
 
+  // True if records a Writer appends to a log of `size` bytes whose last
+  // whole record ends at `end` will be read back: nothing but block padding
+  // lies between. After a torn tail (a record cut short, garbage from a
+  // power loss) the next reader would drop the appended records with it.
+  static bool AppendableAt(uint64_t end, uint64_t size);
+
  private:
   // Results of ReadPhysicalRecord beyond the record types.
   enum : unsigned int {

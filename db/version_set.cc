@@ -952,6 +952,7 @@ Status VersionSet::Recover(bool* save_manifest) {
   uint64_t clock = 0;
   Builder builder(this, current_);
   int records = 0;
+  uint64_t end_of_records = 0;
   {
     ManifestErrorCollector reporter(&s);
     log::Reader reader(file.get(), &reporter, /*checksum=*/true,
@@ -987,6 +988,7 @@ Status VersionSet::Recover(bool* save_manifest) {
         }
       }
     }
+    end_of_records = reader.EndOfLastRecord();
   }
   file.reset();
 
@@ -1029,7 +1031,7 @@ Status VersionSet::Recover(bool* save_manifest) {
   elastic_clock_ = clock;
   if (keeps_hotness_) elastic_->RestoreClock(clock);
 
-  *save_manifest = !ReuseManifest(dscname, current);
+  *save_manifest = !ReuseManifest(dscname, current, end_of_records);
   return Status::OK();
 }
 
@@ -1047,7 +1049,8 @@ void VersionSet::CloseDescriptor() {
 }
 
 bool VersionSet::ReuseManifest(const std::string& dscname,
-                               const std::string& dscbase) {
+                               const std::string& dscbase,
+                               uint64_t end_of_records) {
   if (!options_->reuse_logs) return false;
   uint64_t number = 0;
   FileType type;
@@ -1056,6 +1059,12 @@ bool VersionSet::ReuseManifest(const std::string& dscname,
       !env_->GetFileSize(dscname, &size).ok() ||
       size >= TargetFileSize(options_)) {
     // A large MANIFEST is rewritten so that it does not grow forever.
+    return false;
+  }
+  if (!log::Reader::AppendableAt(end_of_records, size)) {
+    // A torn last record: edits appended after it would be lost with it.
+    Log(options_->info_log, "Not reusing MANIFEST %s: torn tail\n",
+        dscname.c_str());
     return false;
   }
 

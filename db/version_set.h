@@ -271,8 +271,10 @@ class VersionSet {
   // Closes the open MANIFEST, if any; the next LogAndApply starts one.
   void CloseDescriptor();
 
-  // Tries to keep appending to the MANIFEST named by CURRENT.
-  bool ReuseManifest(const std::string& dscname, const std::string& dscbase);
+  // Tries to keep appending to the MANIFEST named by CURRENT, whose last
+  // whole record ends at end_of_records.
+  bool ReuseManifest(const std::string& dscname, const std::string& dscbase,
+                     uint64_t end_of_records);
 
   // Computes the best size-compaction level and score of v.
   void Finalize(Version* v);

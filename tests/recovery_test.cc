@@ -309,6 +309,37 @@ TEST_P(RecoveryTest, ReuseLogsStartsANewLogAfterATornTail) {
   }
 }
 
+// The same for the MANIFEST, which reuse_logs also keeps appending to: an
+// edit cut short by a crash must not have later edits written after it.
+TEST_P(RecoveryTest, ReuseLogsStartsANewManifestAfterATornTail) {
+  Options o = DefaultOptions();
+  o.reuse_logs = true;
+  Open(o);
+  for (int i = 0; i < 100; i++) ASSERT_OK(Put(Key(i), ValueFor(i)));
+  ASSERT_OK(dbfull()->TEST_CompactMemTable());
+  Close();
+  std::string current;
+  ASSERT_OK(ReadFileToString(env_, CurrentFileName(dbname_), &current));
+  ASSERT_FALSE(current.empty());
+  const std::string manifest =
+      dbname_ + "/" + current.substr(0, current.size() - 1);
+  std::string contents;
+  ASSERT_OK(ReadFileToString(env_, manifest, &contents));
+  // A record header promising 80 bytes, of which 5 were written.
+  contents.append(
+      "\x11\x22\x33\x44\x50\x00\x01"
+      "abcde",
+      12);
+  ASSERT_OK(WriteStringToFile(env_, contents, manifest));
+
+  Open(o);
+  for (int i = 100; i < 200; i++) ASSERT_OK(Put(Key(i), ValueFor(i)));
+  ASSERT_OK(dbfull()->TEST_CompactMemTable());  // an edit after the tear
+  Close();
+  Open(o);
+  for (int i = 0; i < 200; i++) ASSERT_EQ(ValueFor(i), Get(Key(i))) << i;
+}
+
 // ---------------------------------------------------------------------------
 // Damaged logs
 
