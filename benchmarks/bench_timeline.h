@@ -23,7 +23,6 @@
 #include <time.h>
 
 #include <chrono>
-#include <cinttypes>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
@@ -36,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/proc_stats.h"
 #include "leveldb/db.h"
 
 namespace bench_timeline {
@@ -58,20 +58,6 @@ inline uint64_t ClockNanos(clockid_t clock) {
   if (::clock_gettime(clock, &ts) != 0) return 0;
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000u +
          static_cast<uint64_t>(ts.tv_nsec);
-}
-
-// Bytes this process has caused to be written to storage so far
-// (write_bytes of /proc/self/io), or 0 where that is not available.
-inline uint64_t ProcessWriteBytes() {
-  std::FILE* f = std::fopen("/proc/self/io", "r");
-  if (f == nullptr) return 0;
-  char line[128];
-  uint64_t value = 0;
-  while (std::fgets(line, sizeof(line), f) != nullptr) {
-    if (std::sscanf(line, "write_bytes: %" SCNu64, &value) == 1) break;
-  }
-  std::fclose(f);
-  return value;
 }
 
 // Sums the Read(MB) and Write(MB) columns of "leveldb.stats" (the table
@@ -125,7 +111,7 @@ class Sampler {
         interval_(interval_ms),
         counters_(std::move(counters)),
         start_(std::chrono::steady_clock::now()),
-        write_bytes_start_(internal::ProcessWriteBytes()),
+        write_bytes_start_(proc_io::Process().write_bytes),
         cpu_all_start_(internal::ClockNanos(CLOCK_PROCESS_CPUTIME_ID)) {
     for (pthread_t t : fg_threads) {
       clockid_t clock;
@@ -181,7 +167,8 @@ class Sampler {
             .count();
     double compact_read, compact_write;
     internal::CompactedMegabytes(db_, &compact_read, &compact_write);
-    const uint64_t written = internal::ProcessWriteBytes() - write_bytes_start_;
+    const uint64_t written =
+        proc_io::Process().write_bytes - write_bytes_start_;
     const uint64_t cpu_all =
         internal::ClockNanos(CLOCK_PROCESS_CPUTIME_ID) - cpu_all_start_;
     std::printf(

@@ -90,6 +90,15 @@ class RecoveryTest : public test::DBFixture {
     return contents;
   }
 
+  // Writes keys [0, 100) with ValueFor, closes the database and sets *logs
+  // to its log files, of which there must be exactly one.
+  void PutHundredAndClose(std::vector<uint64_t>* logs) {
+    for (int i = 0; i < 100; i++) ASSERT_OK(Put(Key(i), ValueFor(i)));
+    Close();
+    *logs = FileNumbers(kLogFile);
+    ASSERT_EQ(1u, logs->size());
+  }
+
   // Counts the keys of [0, n) that are gone; every other one must still hold
   // ValueFor(i, value_size).
   void CountMissing(int n, size_t value_size, int* missing) {
@@ -234,10 +243,8 @@ TEST_P(RecoveryTest, ReuseLogsKeepsAppendingToTheLastLog) {
   Options o = DefaultOptions();
   o.reuse_logs = true;
   Open(o);
-  for (int i = 0; i < 100; i++) ASSERT_OK(Put(Key(i), ValueFor(i)));
-  Close();
-  const std::vector<uint64_t> logs = FileNumbers(kLogFile);
-  ASSERT_EQ(1u, logs.size());
+  std::vector<uint64_t> logs;
+  ASSERT_NO_FATAL_FAILURE(PutHundredAndClose(&logs));
   const uint64_t size_before = FileSize(LogFileName(dbname_, logs[0]));
 
   Open(o);
@@ -291,10 +298,8 @@ TEST_P(RecoveryTest, ReuseLogsStartsANewLogAfterATornTail) {
     o.reuse_logs = true;
     o.paranoid_checks = paranoid;
     Open(o);
-    for (int i = 0; i < 100; i++) ASSERT_OK(Put(Key(i), ValueFor(i)));
-    Close();
-    const std::vector<uint64_t> logs = FileNumbers(kLogFile);
-    ASSERT_EQ(1u, logs.size());
+    std::vector<uint64_t> logs;
+    ASSERT_NO_FATAL_FAILURE(PutHundredAndClose(&logs));
     const std::string log = LogFileName(dbname_, logs[0]);
     TruncateFile(log, FileSize(log) - 5);
 
@@ -349,10 +354,8 @@ TEST_P(RecoveryTest, TruncatedLogTailLosesOnlyTheLastWrite) {
     Close();
     DestroyDB(dbname_, DefaultOptions());
     Open();
-    for (int i = 0; i < 100; i++) ASSERT_OK(Put(Key(i), ValueFor(i)));
-    Close();
-    const std::vector<uint64_t> logs = FileNumbers(kLogFile);
-    ASSERT_EQ(1u, logs.size());
+    std::vector<uint64_t> logs;
+    ASSERT_NO_FATAL_FAILURE(PutHundredAndClose(&logs));
     const std::string log = LogFileName(dbname_, logs[0]);
     TruncateFile(log, FileSize(log) - 5);
 

@@ -49,6 +49,7 @@ struct Snapshot {
   bool valid = false;
   uint64_t syscr = 0;
   uint64_t read_bytes = 0;
+  uint64_t write_bytes = 0;  // 0 where the kernel does not say
 };
 
 namespace internal {
@@ -88,6 +89,7 @@ inline Snapshot Read(const char* path) {
   if (!ReadSmallFile(path, text, sizeof(text))) return snap;
   snap.valid = FindField(text, "syscr", &snap.syscr) &&
                FindField(text, "read_bytes", &snap.read_bytes);
+  FindField(text, "write_bytes", &snap.write_bytes);
   return snap;
 }
 
