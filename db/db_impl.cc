@@ -590,7 +590,8 @@ void DBImpl::MaybeScheduleCompaction() {
   if (shutting_down_.load(std::memory_order_acquire)) return;
   if (!bg_error_.ok()) return;
   if (imm_ == nullptr && manual_compaction_ == nullptr &&
-      !versions_->NeedsCompaction() && !hotness_.CheckpointDue()) {
+      !versions_->NeedsCompaction() && !level0_cleanup_.due() &&
+      !hotness_.CheckpointDue()) {
     return;
   }
   background_compaction_scheduled_ = true;
@@ -672,8 +673,10 @@ void DBImpl::BackgroundCompaction() {
         (manual->end ? manual->end->DebugString().c_str() : "(end)"),
         (manual->done ? "(end)" : manual_end.DebugString().c_str()));
   } else {
-    c = versions_->PickCompaction();
+    c = PickAutomaticCompaction();
   }
+  const SequenceNumber last_sequence = versions_->LastSequence();
+  bool merged = false;  // ran DoCompactionWork (not a move)
 
   Status status;
   if (c == nullptr) {
@@ -695,6 +698,7 @@ void DBImpl::BackgroundCompaction() {
   } else {
     CompactionState* compact = new CompactionState(c);
     status = DoCompactionWork(compact);
+    merged = true;
     if (!status.ok()) RecordBackgroundError(status);
     CleanupCompaction(compact);
     c->ReleaseInputs();
@@ -714,7 +718,20 @@ void DBImpl::BackgroundCompaction() {
       manual->begin = &manual->resume_from;
     }
     manual_compaction_ = nullptr;
+  } else if (merged && status.ok()) {
+    level0_cleanup_.OnCompactionEnd(versions_->LastSequence() != last_sequence,
+                                    versions_->NumLevelFiles(0));
   }
+}
+
+Compaction* DBImpl::PickAutomaticCompaction() {
+  mutex_.AssertHeld();
+  Compaction* c = versions_->PickCompaction();
+  if (c == nullptr && level0_cleanup_.due()) {
+    level0_cleanup_.Started();
+    c = versions_->CompactRange(0, nullptr, nullptr);
+  }
+  return c;
 }
 
 void DBImpl::CleanupCompaction(CompactionState* compact) {
@@ -1089,6 +1106,11 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
 
   if (searched_tables && current->UpdateStats(stats)) {
     MaybeScheduleCompaction();
+  } else if (searched_tables &&
+             level0_cleanup_.OnTableRead(versions_->NumLevelFiles(0), [&] {
+               return versions_->NumLevelBytes(0) + versions_->NumLevelBytes(1);
+             })) {
+    MaybeScheduleCompaction();
   } else if (hotness_.CheckpointDue()) {
     MaybeScheduleCompaction();
   }
@@ -1264,6 +1286,7 @@ Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {
     }
     if (group == tmp_batch_) tmp_batch_->Clear();
     versions_->SetLastSequence(last_sequence);
+    level0_cleanup_.OnWrite();
   }
 
   // Hand the result to every writer of the group.

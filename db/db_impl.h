@@ -13,6 +13,7 @@
 
 #include "db/dbformat.h"
 #include "db/hotness_keeper.h"
+#include "db/level0_cleanup.h"
 #include "db/log_writer.h"
 #include "db/snapshot.h"
 #include "leveldb/db.h"
@@ -213,6 +214,9 @@ class DBImpl : public DB {
   static void BGWork(void* db);
   void BackgroundCall();
   void BackgroundCompaction() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // The compaction size or seek counts call for, else the level-0 cleanup
+  // if one is due; null if there is nothing to do.
+  Compaction* PickAutomaticCompaction() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   void CleanupCompaction(CompactionState* compact)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status DoCompactionWork(CompactionState* compact)
@@ -284,6 +288,8 @@ class DBImpl : public DB {
 
   bool background_compaction_scheduled_ GUARDED_BY(mutex_);
   ManualCompaction* manual_compaction_ GUARDED_BY(mutex_);
+  // Whether level-0 leftovers are to be compacted (writers went quiet).
+  Level0Cleanup level0_cleanup_ GUARDED_BY(mutex_);
 
   VersionSet* const versions_ GUARDED_BY(mutex_);
 

@@ -1,0 +1,209 @@
+// Level-0 leftovers are compacted once writes go quiet (db/level0_cleanup.h).
+//
+// A database holds two narrow level-0 tables above wide tables at levels 1
+// and 2. Gets for keys only level 2 holds read a level-1 block in vain
+// (no filter), so the level-1 table runs out of seeks and is compacted into
+// level 2: an automatic compaction that leaves level 0 alone. If no write
+// arrives while it runs, the two level-0 tables are compacted next; if a
+// write arrives meanwhile, they stay where they are, as in LevelDB. Gets
+// alone, with no write between them, also trigger the cleanup.
+#include <cstdio>
+#include <functional>
+#include <string>
+
+#include "db/db_impl.h"
+#include "gtest/gtest.h"
+#include "leveldb/db.h"
+#include "leveldb/env.h"
+#include "leveldb/write_batch.h"
+#include "tests/test_util.h"
+
+namespace leveldb {
+namespace {
+
+constexpr int kKeys = 2000;
+constexpr int kSeeksAllowed = 100;  // a small table's, before compaction
+constexpr int kQuietGets = 3000;    // far above the quiet-reads threshold
+
+std::string Key(int i) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "key%08d", i);
+  return buf;
+}
+
+// Runs a hook whenever a table file is created: in a compaction, that is
+// while the compaction runs with the database mutex released.
+class TableHookEnv : public EnvWrapper {
+ public:
+  TableHookEnv() : EnvWrapper(Env::Default()) {}
+
+  Status NewWritableFile(const std::string& fname,
+                         WritableFile** result) override {
+    if (hook_ && fname.size() > 4 &&
+        fname.compare(fname.size() - 4, 4, ".ldb") == 0) {
+      hook_();
+    }
+    return target()->NewWritableFile(fname, result);
+  }
+
+  std::function<void()> hook_;  // set while no background work runs
+};
+
+class Level0CleanupTest : public testing::Test {
+ protected:
+  Level0CleanupTest() : env_(&hook_env_) {
+    dbname_ = test::NewTempDir(env_, "level0_cleanup_test");
+    Options o;
+    o.env = env_;
+    o.create_if_missing = true;
+    EXPECT_TRUE(DB::Open(o, dbname_, &db_).ok());
+  }
+
+  ~Level0CleanupTest() override {
+    delete db_;
+    Options o;
+    o.env = env_;
+    DestroyDB(dbname_, o);
+    test::RemoveDirRecursively(env_, dbname_);
+  }
+
+  DBImpl* dbfull() { return static_cast<DBImpl*>(db_); }
+
+  // Keys first, first + step, ... below kKeys, flushed as one table.
+  void WriteTable(int first, int step, int count, const std::string& tag) {
+    WriteBatch batch;
+    for (int n = 0, i = first; n < count && i < kKeys; ++n, i += step) {
+      batch.Put(Key(i), tag + std::string(100, 'x'));
+    }
+    ASSERT_TRUE(db_->Write(WriteOptions(), &batch).ok());
+    ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  }
+
+  std::string FilesPerLevel() {
+    std::string result;
+    for (int level = 0; level < config::kNumLevels; ++level) {
+      std::string n;
+      EXPECT_TRUE(db_->GetProperty(
+          "leveldb.num-files-at-level" + std::to_string(level), &n));
+      if (level > 0) result += ",";
+      result += n;
+    }
+    return result;
+  }
+
+  // Even keys at level 2, odd keys at level 1, two narrow tables at level 0.
+  void BuildTree() {
+    WriteTable(0, 2, kKeys, "even");  // nothing below: pushed to level 2
+    WriteTable(1, 2, kKeys, "odd");   // overlaps level 2: stops at level 1
+    WriteTable(1001, 2, 20, "new1");  // overlaps level 1: level 0
+    WriteTable(1003, 2, 20, "new2");  // overlaps level 0
+    dbfull()->TEST_WaitForBackgroundWork();
+    ASSERT_EQ("2,1,1,0,0,0,0", FilesPerLevel());
+  }
+
+  // Keys below level 0's range that only level 2 holds: each Get reads a
+  // level-1 block for nothing and charges that table one seek, so the
+  // kSeeksAllowed-th Get sets off its seek compaction. A write precedes
+  // every eighth Get but in the last ten, which are too few for the quiet
+  // reads rule: only the end of the compaction can find the writers quiet.
+  void SeekCompactionGets() {
+    std::string value;
+    for (int n = 0; n < kSeeksAllowed; ++n) {
+      if (n < kSeeksAllowed - 10 && n % 8 == 0) {
+        ASSERT_TRUE(db_->Put(WriteOptions(), "zz", "w").ok());
+      }
+      const int i = 2 + 2 * ((n * 7) % 450);  // inside level 1's range
+      ASSERT_TRUE(db_->Get(ReadOptions(), Key(i), &value).ok());
+      ASSERT_EQ(0u, value.find("even"));
+    }
+  }
+
+  void CheckValues() {
+    std::string value;
+    for (int i = 0; i < kKeys; ++i) {
+      ASSERT_TRUE(db_->Get(ReadOptions(), Key(i), &value).ok()) << i;
+      std::string tag = i % 2 == 0 ? "even" : "odd";
+      if (i % 2 == 1 && i >= 1003 && i <= 1041) tag = "new2";
+      if (i == 1001) tag = "new1";
+      EXPECT_EQ(0u, value.find(tag)) << Key(i) << " " << value.substr(0, 8);
+    }
+  }
+
+  TableHookEnv hook_env_;
+  Env* const env_;
+  std::string dbname_;
+  DB* db_ = nullptr;
+};
+
+TEST_F(Level0CleanupTest, QuietCompactionTakesLevel0Along) {
+  BuildTree();
+  SeekCompactionGets();
+  dbfull()->TEST_WaitForBackgroundWork();
+  const std::string files = FilesPerLevel();
+  // The level-1 table went down by seeks, then level 0 into level 1.
+  EXPECT_EQ("0,1,", files.substr(0, 4)) << files;
+  CheckValues();
+}
+
+TEST_F(Level0CleanupTest, WritesDuringTheCompactionKeepLevel0) {
+  BuildTree();
+  int writes = 0;
+  hook_env_.hook_ = [&] {
+    // A small write of a new key: it stays in the memtable.
+    ASSERT_TRUE(
+        db_->Put(WriteOptions(), "zz" + std::to_string(writes++), "w").ok());
+  };
+  SeekCompactionGets();
+  dbfull()->TEST_WaitForBackgroundWork();
+  hook_env_.hook_ = nullptr;
+  EXPECT_GT(writes, 0);
+  const std::string files = FilesPerLevel();
+  // The level-1 table was compacted by seeks; level 0 was left alone.
+  EXPECT_EQ("2,0,", files.substr(0, 4)) << files;
+  CheckValues();
+}
+
+// Gets that keep probing tables with level-0 files present and no write in
+// between: after max(100, bytes of levels 0 and 1 / 16 KiB) of them the
+// leftovers are compacted, with no wasted read needed (the Gets find their
+// keys in level 0).
+TEST_F(Level0CleanupTest, QuietReadsCompactLevel0) {
+  BuildTree();
+  std::string value;
+  for (int n = 0; n < kQuietGets; ++n) {
+    ASSERT_TRUE(db_->Get(ReadOptions(), Key(1001), &value).ok());
+  }
+  dbfull()->TEST_WaitForBackgroundWork();
+  const std::string files = FilesPerLevel();
+  EXPECT_EQ('0', files[0]) << files;
+  CheckValues();
+}
+
+// The same Gets with a write now and then: the writers are not quiet, and
+// level 0 stays as LevelDB leaves it.
+TEST_F(Level0CleanupTest, ReadsBetweenWritesKeepLevel0) {
+  BuildTree();
+  std::string value;
+  for (int n = 0; n < kQuietGets; ++n) {
+    if (n % 64 == 0) {
+      ASSERT_TRUE(db_->Put(WriteOptions(), "zz", "w").ok());
+    }
+    ASSERT_TRUE(db_->Get(ReadOptions(), Key(1001), &value).ok());
+  }
+  dbfull()->TEST_WaitForBackgroundWork();
+  EXPECT_EQ("2,1,1,0,0,0,0", FilesPerLevel());
+}
+
+// Fewer quiet Gets than the threshold leave level 0 alone.
+TEST_F(Level0CleanupTest, FewQuietReadsKeepLevel0) {
+  BuildTree();
+  std::string value;
+  for (int n = 0; n < 90; ++n) {
+    ASSERT_TRUE(db_->Get(ReadOptions(), Key(1001), &value).ok());
+  }
+  dbfull()->TEST_WaitForBackgroundWork();
+  EXPECT_EQ("2,1,1,0,0,0,0", FilesPerLevel());
+}
+
+}  // namespace
+}  // namespace leveldb
