@@ -279,7 +279,7 @@ void MQSchedule::BackgroundLoop() {
 }
 
 size_t MQSchedule::RegisterUnregisteredFiles(size_t max) {
-  if (!options_.register_file) return 0;
+  if (!options_.register_live_files || options_.opener == nullptr) return 0;
   std::vector<std::pair<uint64_t, uint64_t>> files;
   {
     MutexLock l(&mu_);
@@ -288,12 +288,33 @@ size_t MQSchedule::RegisterUnregisteredFiles(size_t max) {
   }
   if (files.empty()) return 0;
   for (const auto& [number, file_size] : files) {
-    options_.register_file(number, file_size);
+    RegisterLiveFile(number, file_size);
   }
   MutexLock l(&mu_);
   registrations_in_flight_ -= static_cast<int>(files.size());
   loads_done_.SignalAll();
   return files.size();
+}
+
+void MQSchedule::RegisterLiveFile(uint64_t file_number, uint64_t file_size) {
+  if (HasFilterGroups(file_number)) return;  // a Get opened it meanwhile
+  std::unique_ptr<RandomAccessFile> file;
+  std::shared_ptr<TableFilterGroups> groups;
+  Status s =
+      options_.opener->OpenFilterGroups(file_number, file_size, &file, &groups);
+  if (!s.ok()) {
+    // Not fatal: the first Get that needs the table opens it again and
+    // reports what is wrong.
+    Log(options_.info_log, "ElasticBF: table %llu not registered at open: %s",
+        static_cast<unsigned long long>(file_number), s.ToString().c_str());
+    return;
+  }
+  s = AttachTable(file_number, std::move(groups), file.get(), nullptr,
+                  options_.elastic.initial_units);
+  if (!s.ok()) {
+    Log(options_.info_log, "ElasticBF: table %llu has no filters: %s",
+        static_cast<unsigned long long>(file_number), s.ToString().c_str());
+  }
 }
 
 size_t MQSchedule::ProcessRecords() {
@@ -452,10 +473,10 @@ void MQSchedule::ExecuteLoads(const std::vector<Load>& loads) {
 Status MQSchedule::OpenForLoads(uint64_t file_number,
                                 std::unique_ptr<RandomAccessFile>* file) {
   file->reset();
-  if (!options_.open_table_file) {
+  if (options_.opener == nullptr) {
     return Status::NotSupported("no way to open table files");
   }
-  Status s = options_.open_table_file(file_number, file);
+  Status s = options_.opener->OpenFile(file_number, file);
   if (s.ok() && *file == nullptr)
     s = Status::IOError("table file did not open");
   return s;

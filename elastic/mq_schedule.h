@@ -22,7 +22,7 @@
 //                and PlanAccess; evictions are applied at once (units are
 //                unpublished and retired to the EpochDomain), loads are
 //                read from disk outside the mutex (opening the table file
-//                through MQScheduleOptions::open_table_file) and then
+//                through MQScheduleOptions::opener) and then
 //                installed, or rolled back with AbortLoad if the read or
 //                CRC check fails.
 //
@@ -38,7 +38,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <thread>  // NOLINT
@@ -50,6 +49,7 @@
 #include "elastic/file_registry.h"
 #include "elastic/hotness_inheritance.h"
 #include "elastic/multi_queue.h"
+#include "elastic/table_file_opener.h"
 #include "leveldb/elastic_filter.h"
 #include "leveldb/status.h"
 #include "port/port.h"
@@ -78,18 +78,15 @@ struct MQScheduleOptions {
   size_t ring_capacity = size_t{1} << 14;
   // Lower bound of the automatic lifetime (ElasticFilterOptions::lifetime 0).
   uint64_t min_auto_lifetime = 64;
-  // Opens table file `file_number` for reading units while no table of it
-  // is being opened. Without it, units are loaded only when a table
-  // registers (with the file it was opened with).
-  std::function<Status(uint64_t file_number,
-                       std::unique_ptr<RandomAccessFile>* file)>
-      open_table_file;
-  // Registers live table file `file_number` of `file_size` bytes that no
-  // Get has opened yet (through AttachTable; it need not stay open). With
-  // it, the background thread registers every live file the DB reports,
-  // a few per pass, so their units are resident before the first Get
-  // reaches them; without it, files register when first opened.
-  std::function<void(uint64_t file_number, uint64_t file_size)> register_file;
+  // Opens table files for unit reads and background registrations; null:
+  // units are loaded only when a table registers (with the file it was
+  // opened with).
+  std::shared_ptr<TableFileOpener> opener;
+  // With an opener: the background thread registers every live file the
+  // DB reports that no Get has opened yet, a few per pass, so their units
+  // are resident before the first Get reaches them. Without it, files
+  // register when first opened.
+  bool register_live_files = false;
 };
 
 class MQSchedule {
@@ -260,7 +257,7 @@ class MQSchedule {
       LOCKS_EXCLUDED(mu_);
 
   // Processes every access record queued so far and registers the live
-  // files still unregistered (MQScheduleOptions::register_file), in the
+  // files still unregistered (MQScheduleOptions::register_live_files), in the
   // calling thread, and waits until no unit load is in flight. Makes tests
   // deterministic.
   void WaitIdle() LOCKS_EXCLUDED(mu_);
@@ -296,12 +293,16 @@ class MQSchedule {
   // Drains the ring and executes the resulting plans; returns the number of
   // records processed.
   size_t ProcessRecords() LOCKS_EXCLUDED(mu_);
-  // Registers up to `max` live files no Get has opened yet, through
-  // MQScheduleOptions::register_file; returns how many it tried.
+  // Registers up to `max` live files no Get has opened yet, opening them
+  // through MQScheduleOptions::opener; returns how many it tried.
   size_t RegisterUnregisteredFiles(size_t max) LOCKS_EXCLUDED(mu_);
+  // Opens a live file's table and registers it (as AttachTable); failures
+  // are logged.
+  void RegisterLiveFile(uint64_t file_number, uint64_t file_size)
+      LOCKS_EXCLUDED(mu_);
   // Reads and installs reserved units, one at a time.
   void ExecuteLoads(const std::vector<Load>& loads) LOCKS_EXCLUDED(mu_);
-  // Opens a table file for unit reads (MQScheduleOptions::open_table_file).
+  // Opens a table file for unit reads (MQScheduleOptions::opener).
   Status OpenForLoads(uint64_t file_number,
                       std::unique_ptr<RandomAccessFile>* file);
   // The one way a reserved unit is read: if it is still wanted, reads it
@@ -437,7 +438,7 @@ class MQSchedule {
   std::unordered_map<SegmentId, int> deficits_ GUARDED_BY(mu_);
   // Memory may have been freed, or deficits added, since the last top-up.
   bool topup_pending_ GUARDED_BY(mu_) = false;
-  // Files handed to register_file whose registration has not returned.
+  // Files taken for background registration that have not registered yet.
   int registrations_in_flight_ GUARDED_BY(mu_) = 0;
   // Planned loads not finished yet (queued or reading).
   int loads_outstanding_ GUARDED_BY(mu_) = 0;

@@ -108,7 +108,7 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
   mo.elastic = eo;
   mo.stats = &stats;
   mo.min_auto_lifetime = 1;
-  mo.open_table_file = test::TableFileOpener(env.get(), dbname);
+  mo.opener = test::OpenerFor(env.get(), dbname);
   // The budget covers every table's locator and a few units only.
   mo.elastic.memory_budget_bytes =
       LocatorBytes(mo, options, dbname, sizes) + 4 * largest_unit;

@@ -96,7 +96,7 @@ class ElasticTableTest : public testing::Test {
     mo.background_thread = false;
     mo.ring_capacity = size_t{1} << 16;  // holds every probe of a test
     mo.stats = &stats_;
-    mo.open_table_file = test::TableFileOpener(env_.get(), dbname_);
+    mo.opener = test::OpenerFor(env_.get(), dbname_);
     return std::make_unique<MQSchedule>(mo);
   }
 

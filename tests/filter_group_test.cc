@@ -115,7 +115,7 @@ class FilterGroupTest : public testing::Test {
     mo.info_log = &logger_;
     mo.stats = &stats_;
     mo.background_thread = false;
-    mo.open_table_file = test::TableFileOpener(env_.get(), dbname_);
+    mo.opener = test::OpenerFor(env_.get(), dbname_);
     return std::make_unique<MQSchedule>(mo);
   }
 

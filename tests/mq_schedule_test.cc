@@ -68,14 +68,16 @@ class MQScheduleTest : public testing::Test {
     o.stats = &stats_;
     o.info_log = &logger_;
     // Background loads read the tables' in-memory files.
-    o.open_table_file = [this](uint64_t number,
-                               std::unique_ptr<RandomAccessFile>* file) {
-      if (number < FileNumber(0) || number - FileNumber(0) >= tables_.size()) {
-        return Status::NotFound("no such test table");
-      }
-      file->reset(new test::BorrowedFile(tables_[number - 100]->file.get()));
-      return Status::OK();
-    };
+    o.opener = std::make_shared<test::FunctionOpener>(
+        [this](uint64_t number, std::unique_ptr<RandomAccessFile>* file) {
+          if (number < FileNumber(0) ||
+              number - FileNumber(0) >= tables_.size()) {
+            return Status::NotFound("no such test table");
+          }
+          file->reset(
+              new test::BorrowedFile(tables_[number - 100]->file.get()));
+          return Status::OK();
+        });
     return o;
   }
 
