@@ -241,15 +241,11 @@ void MQSchedule::PublishFileMapLocked() {
   unpublished_.clear();
 }
 
-bool MQSchedule::UnregisterLocked(uint64_t file_number) {
+void MQSchedule::DetachRegisteredLocked(uint64_t file_number) {
   const FileRecord* record = registry_.FindRegistered(file_number);
-  if (record == nullptr) return false;
-  if (record->groups != nullptr) {
+  if (record != nullptr && record->groups != nullptr) {
     DetachLocked(file_number, record->groups.get());
   }
-  std::shared_ptr<TableFilterGroups> groups = registry_.Unregister(file_number);
-  if (groups != nullptr) unpublished_.push_back(std::move(groups));
-  return true;
 }
 
 void MQSchedule::BackgroundLoop() {
@@ -283,7 +279,7 @@ size_t MQSchedule::RegisterUnregisteredFiles(size_t max) {
   std::vector<std::pair<uint64_t, uint64_t>> files;
   {
     MutexLock l(&mu_);
-    files = registry_.TakeUnregistered(max);
+    files = registry_.HandOut(max);
     registrations_in_flight_ += static_cast<int>(files.size());
   }
   if (files.empty()) return 0;
@@ -859,9 +855,13 @@ bool MQSchedule::SegmentBounds(uint64_t file_number,
 
 void MQSchedule::ForgetFile(uint64_t file_number) {
   MutexLock l(&mu_);
-  if (UnregisterLocked(file_number)) PublishFileMapLocked();
+  DetachRegisteredLocked(file_number);
+  std::shared_ptr<TableFilterGroups> groups;
+  if (registry_.Forget(file_number, &groups)) {
+    if (groups != nullptr) unpublished_.push_back(std::move(groups));
+    PublishFileMapLocked();
+  }
   mq_.Forget(file_number);  // nothing attached is left to release
-  registry_.Forget(file_number);
   UpdateBudgetLocked();
 }
 
@@ -884,7 +884,7 @@ bool MQSchedule::GetFileHotness(uint64_t file_number,
     return true;
   }
   const uint32_t count = record->segments;
-  const bool attached = record->registered;
+  const bool attached = record->registered();
   hotness->segments.assign(count, MultiQueue::Hotness());
   hotness->units.assign(count, -1);
   for (uint32_t s = 0; s < count; ++s) {
@@ -957,8 +957,11 @@ void MQSchedule::ReportFiles(const std::vector<FileReport>& files) {
 }
 
 bool MQSchedule::RetireLocked(uint64_t file_number) {
-  registry_.Retire(file_number);
-  return UnregisterLocked(file_number);
+  DetachRegisteredLocked(file_number);
+  std::shared_ptr<TableFilterGroups> groups;
+  if (!registry_.Retire(file_number, &groups)) return false;
+  if (groups != nullptr) unpublished_.push_back(std::move(groups));
+  return true;
 }
 
 MQSchedule::Stats MQSchedule::GetStats() const {

@@ -346,10 +346,10 @@ class MQSchedule {
   // Publishes a new FileMap built from the registered files, then retires
   // the old one and the groups unregistered since the last publication.
   void PublishFileMapLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Unregisters a file (units dropped); its groups are retired by the next
-  // PublishFileMapLocked, which the caller must call when this returns
-  // true (the file was registered).
-  bool UnregisterLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Drops the units of a file registered with groups and takes its
+  // segments out of the MultiQueue (before the registry lets it go).
+  void DetachRegisteredLocked(uint64_t file_number)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // Unpublishes the units the MultiQueue took from victims; each victim's
   // segment keeps the lost unit as a top-up target, so memory freed later
@@ -371,7 +371,8 @@ class MQSchedule {
   void DetachLocked(uint64_t file_number, TableFilterGroups* groups)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A file left the live set: drops its units for good. True if it was
-  // registered (see UnregisterLocked).
+  // registered: its groups wait in unpublished_ for the next
+  // PublishFileMapLocked, which the caller must call.
   bool RetireLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Seeds a file not known yet (no-op otherwise).
   void SeedLocked(uint64_t file_number, const InheritedHotness& hotness)
