@@ -140,6 +140,7 @@ MQScheduleOptions WithResolvedShape(MQScheduleOptions options) {
 
 MQSchedule::MQSchedule(const MQScheduleOptions& options)
     : options_(WithResolvedShape(options)),
+      stats_(options_.stats != nullptr ? options_.stats : &own_stats_),
       ring_(options_.ring_capacity),
       wake_threshold_(std::max<size_t>(ring_.capacity() / 8, 1)),
       loads_done_(&mu_),
@@ -178,7 +179,7 @@ MQSchedule::~MQSchedule() {
 }
 
 void MQSchedule::AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n) {
-  if (options_.stats != nullptr) IoStats::Add(&(options_.stats->*counter), n);
+  IoStats::Add(&(stats_->*counter), n);
 }
 
 void MQSchedule::RecordAccess(SegmentId id, bool absent) {
@@ -528,8 +529,6 @@ void MQSchedule::FinishLoadLocked(uint64_t file_number,
     if (installed == unit && unit < reserved &&
         groups->InstallUnit(seg, unit, buffer, &epoch_)) {
       installed_bytes_ += bytes;
-      ++unit_loads_;
-      unit_load_bytes_ += bytes;
       AddStat(&IoStats::unit_loads, 1);
       AddStat(&IoStats::unit_load_bytes, bytes);
     } else if (installed < unit && unit < reserved) {
@@ -538,7 +537,6 @@ void MQSchedule::FinishLoadLocked(uint64_t file_number,
     return;
   }
 
-  ++unit_load_failures_;
   AddStat(&IoStats::unit_load_failures, 1);
   if (log_failure) {
     Log(options_.info_log,
@@ -557,7 +555,6 @@ void MQSchedule::FinishLoadLocked(uint64_t file_number,
 void MQSchedule::DropVictimsLocked(
     const std::vector<MultiQueue::Victim>& victims) {
   for (const MultiQueue::Victim& v : victims) {
-    ++unit_evictions_;
     AddStat(&IoStats::unit_evictions, 1);
     const FileRecord* table =
         registry_.FindAttached(MultiQueue::FileNumberOf(v.id));
@@ -978,11 +975,12 @@ MQSchedule::Stats MQSchedule::GetStats() const {
   st.budget_keys = BudgetKeysLocked();
   st.records = records_;
   st.ring_drops = ring_drops_.load(std::memory_order_relaxed);
-  st.unit_loads = unit_loads_;
-  st.unit_load_bytes = unit_load_bytes_;
-  st.unit_load_failures = unit_load_failures_;
+  st.unit_loads = stats_->unit_loads.load(std::memory_order_relaxed);
+  st.unit_load_bytes = stats_->unit_load_bytes.load(std::memory_order_relaxed);
+  st.unit_load_failures =
+      stats_->unit_load_failures.load(std::memory_order_relaxed);
   st.region_reads = region_reads_;
-  st.unit_evictions = unit_evictions_;
+  st.unit_evictions = stats_->unit_evictions.load(std::memory_order_relaxed);
   return st;
 }
 

@@ -56,6 +56,7 @@
 #include "port/thread_annotations.h"
 #include "table/elastic/segment_locator.h"
 #include "util/epoch.h"
+#include "util/io_stats.h"
 
 namespace leveldb {
 
@@ -64,13 +65,14 @@ class Logger;
 class RandomAccessFile;
 class Slice;
 class TableFilterGroups;
-struct IoStats;
 struct UnitBuffer;
 
 struct MQScheduleOptions {
   ElasticFilterOptions elastic;
   Logger* info_log = nullptr;  // unit load failures are reported here
-  IoStats* stats = nullptr;    // unit load/eviction counters; may be null
+  // Where the unit load/eviction counters are kept (their only copy, so
+  // resetting it resets Stats' too); null: in the MQSchedule.
+  IoStats* stats = nullptr;
   // False: no background thread; only WaitIdle() processes access records
   // (deterministic tests).
   bool background_thread = true;
@@ -108,6 +110,7 @@ class MQSchedule {
     uint64_t budget_keys = 0;
     uint64_t records = 0;     // access records processed
     uint64_t ring_drops = 0;  // access records lost to a full ring
+    // The unit counters of MQScheduleOptions::stats.
     uint64_t unit_loads = 0;  // units read and installed
     uint64_t unit_load_bytes = 0;
     uint64_t unit_load_failures = 0;  // read or CRC failures
@@ -407,10 +410,13 @@ class MQSchedule {
                                    const TableFilterGroups& groups,
                                    std::string* error) const
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Adds n to a counter of options_.stats, if there is one.
+  // Adds n to a unit counter (kept in stats_ only).
   void AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n);
 
   const MQScheduleOptions options_;
+  // The one copy of the unit counters: options_.stats, else own_stats_.
+  IoStats own_stats_;
+  IoStats* const stats_;
   // Declared first: destroyed last. Mutable: const readers (Screen) enter
   // it.
   mutable EpochDomain epoch_;
@@ -448,11 +454,7 @@ class MQSchedule {
   uint64_t budget_bytes_ GUARDED_BY(mu_) = 0;   // units and locators
   uint64_t installed_bytes_ GUARDED_BY(mu_) = 0;
   uint64_t records_ GUARDED_BY(mu_) = 0;
-  uint64_t unit_loads_ GUARDED_BY(mu_) = 0;
-  uint64_t unit_load_bytes_ GUARDED_BY(mu_) = 0;
-  uint64_t unit_load_failures_ GUARDED_BY(mu_) = 0;
   uint64_t region_reads_ GUARDED_BY(mu_) = 0;
-  uint64_t unit_evictions_ GUARDED_BY(mu_) = 0;
 
   port::Mutex wake_mu_;
   port::CondVar wake_cv_;

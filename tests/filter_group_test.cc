@@ -108,12 +108,13 @@ class FilterGroupTest : public testing::Test {
     return bytes.size();
   }
 
-  std::unique_ptr<MQSchedule> NewSchedule() {
+  // `stats`: where its unit counters go (null: kept by the schedule).
+  std::unique_ptr<MQSchedule> NewSchedule(IoStats* stats) {
     MQScheduleOptions mo;
     mo.elastic = eo_;
     mo.elastic.memory_budget_bytes = size_t{1} << 30;
     mo.info_log = &logger_;
-    mo.stats = &stats_;
+    mo.stats = stats;
     mo.background_thread = false;
     mo.opener = test::OpenerFor(env_.get(), dbname_);
     return std::make_unique<MQSchedule>(mo);
@@ -418,7 +419,7 @@ TEST_F(FilterGroupTest, EmptyTableHasNoElasticIndex) {
   EXPECT_FALSE(test::FindMetaBlock(file, kElasticIndexBlockName, &h));
 
   const uint64_t size = Install(7, file);
-  auto mqs = NewSchedule();
+  auto mqs = NewSchedule(&stats_);
   TableCache cache(dbname_, options_, 10, mqs.get());
   EXPECT_EQ(0, CheckLookups(&cache, mqs.get(), 7, size, KVVector()));
   TableReadContext ctx;
@@ -601,7 +602,7 @@ TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
   uint64_t number = 10;
   for (const std::string* file : {&crc_broken, &content_broken}) {
     const uint64_t size = Install(++number, *file);
-    auto mqs = NewSchedule();
+    auto mqs = NewSchedule(&stats_);
     const size_t log_lines = logger_.lines().size();
     {
       TableCache cache(dbname_, options_, 10, mqs.get());
@@ -614,7 +615,7 @@ TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
   }
   // The intact table does use its filters.
   const uint64_t size = Install(++number, good);
-  auto mqs = NewSchedule();
+  auto mqs = NewSchedule(&stats_);
   TableCache cache(dbname_, options_, 10, mqs.get());
   EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 15000);
   EXPECT_EQ(1u, mqs->GetStats().attached_tables);
@@ -633,7 +634,7 @@ TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
   file[bad_unit.offset() + 3] ^= static_cast<char>(0xff);
   const uint64_t size = Install(20, file);
 
-  auto mqs = NewSchedule();
+  auto mqs = NewSchedule(&stats_);
   TableCache cache(dbname_, options_, 10, mqs.get());
   const int rejected = CheckLookups(&cache, mqs.get(), 20, size, kvs);
   EXPECT_GT(rejected, 0);
@@ -856,7 +857,7 @@ TEST_F(FilterGroupTest, RibbonTablesKeepEveryKeyInTinySegments) {
     // units reject absent keys.
     const uint64_t number = 30 + c.keys_per_segment;
     const uint64_t size = Install(number, file);
-    auto mqs = NewSchedule();
+    auto mqs = NewSchedule(&stats_);
     TableCache cache(dbname_, options_, 10, mqs.get());
     EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 0);
   }
@@ -877,7 +878,7 @@ TEST_F(FilterGroupTest, RibbonTablesKeepEveryKeyInLargeSegments) {
                                       index.segment(s).num_keys, 4));
   }
   const uint64_t size = Install(40, file);
-  auto mqs = NewSchedule();
+  auto mqs = NewSchedule(&stats_);
   TableCache cache(dbname_, options_, 10, mqs.get());
   // One 4-plane unit rejects about 15/16 of the absent keys.
   EXPECT_GT(CheckLookups(&cache, mqs.get(), 40, size, kvs), 25000);
@@ -983,7 +984,7 @@ TEST_F(FilterGroupTest, DamagedRibbonUnitsAnswerMaybe) {
 
     // Every key is still found; the other segments keep their units.
     const uint64_t size = Install(++number, file);
-    auto mqs = NewSchedule();
+    auto mqs = NewSchedule(/*stats=*/nullptr);  // counts this file only
     TableCache cache(dbname_, options_, 10, mqs.get());
     EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 10000);
     EXPECT_EQ(1u, mqs->GetStats().unit_load_failures);
