@@ -862,14 +862,6 @@ void MQSchedule::ForgetFile(uint64_t file_number) {
   UpdateBudgetLocked();
 }
 
-bool MQSchedule::GetSegmentHotness(
-    uint64_t file_number, std::vector<MultiQueue::Hotness>* hotness) const {
-  InheritedHotness all;
-  if (!GetFileHotness(file_number, &all)) return false;
-  hotness->swap(all.segments);
-  return true;
-}
-
 bool MQSchedule::GetFileHotness(uint64_t file_number,
                                 InheritedHotness* hotness) const {
   MutexLock l(&mu_);
@@ -892,19 +884,6 @@ bool MQSchedule::GetFileHotness(uint64_t file_number,
   return true;
 }
 
-std::vector<int> MQSchedule::UnitsReserved(uint64_t file_number) const {
-  MutexLock l(&mu_);
-  std::vector<int> units;
-  const FileRecord* table = registry_.FindAttached(file_number);
-  if (table == nullptr) return units;
-  const uint32_t count = table->groups->num_segments();
-  units.resize(count);
-  for (uint32_t s = 0; s < count; ++s) {
-    units[s] = mq_.UnitsLoaded(MultiQueue::MakeSegmentId(file_number, s));
-  }
-  return units;
-}
-
 void MQSchedule::RestoreClock(uint64_t now) {
   uint64_t current = clock_.load(std::memory_order_relaxed);
   while (current < now && !clock_.compare_exchange_weak(
@@ -917,19 +896,6 @@ void MQSchedule::SetFileLevelLocked(uint64_t file_number, int level) {
   const uint32_t count = registry_.Find(file_number)->segments;
   for (uint32_t s = 0; s < count; ++s) {
     mq_.SetLsmLevel(MultiQueue::MakeSegmentId(file_number, s), level);
-  }
-}
-
-void MQSchedule::SetFileLevel(uint64_t file_number, int level) {
-  MutexLock l(&mu_);
-  SetFileLevelLocked(file_number, level);
-}
-
-void MQSchedule::SetFileLevels(
-    const std::vector<std::pair<uint64_t, int>>& files) {
-  MutexLock l(&mu_);
-  for (const auto& [file_number, level] : files) {
-    SetFileLevelLocked(file_number, level);
   }
 }
 
@@ -1096,86 +1062,6 @@ void MQSchedule::WaitIdle() {
     // A table's opening loads are ending (busy, nothing outstanding).
     if (registry_.AnyBusy()) loads_done_.Wait();
   }
-}
-
-void MQSchedule::TEST_SetAgingLifetimes(uint64_t lifetimes) {
-  MutexLock l(&mu_);
-  mq_.SetAgingLifetimes(lifetimes);
-}
-
-void MQSchedule::TEST_Pause(bool paused) {
-  paused_.store(paused, std::memory_order_release);
-  // Wait out a pass that started before the flag was set.
-  MutexLock wait_for_pass(&pass_mu_);
-}
-
-std::vector<uint64_t> MQSchedule::TEST_RegisteredFiles() const {
-  MutexLock l(&mu_);
-  std::vector<uint64_t> files;
-  registry_.ForEachRegistered(
-      [&files](uint64_t number, const FileRecord& record) {
-        if (record.groups != nullptr) files.push_back(number);
-      });
-  return files;
-}
-
-bool MQSchedule::TEST_CheckInvariants(std::string* error) const {
-  MutexLock l(&mu_);
-  if (!mq_.CheckInvariants(error)) return false;
-  uint64_t installed = 0;
-  uint64_t locators = 0;
-  std::string table_error;
-  registry_.ForEachRegistered(
-      [&](uint64_t number, const FileRecord& record)
-          EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-            if (record.groups == nullptr || !table_error.empty()) return;
-            locators += record.groups->locator().ApproximateMemoryUsage();
-            installed +=
-                CheckedTableBytesLocked(number, *record.groups, &table_error);
-          });
-  if (!table_error.empty()) {
-    *error = table_error;
-    return false;
-  }
-  if (installed != installed_bytes_) {
-    *error = "installed byte count is off";
-    return false;
-  }
-  if (installed_bytes_ > mq_.budget_bytes()) {
-    *error = "installed units exceed the budget";
-    return false;
-  }
-  if (locators != locator_bytes_) {
-    *error = "locator byte count is off";
-    return false;
-  }
-  if (locator_bytes_ <= budget_bytes_ &&
-      installed_bytes_ + locator_bytes_ > budget_bytes_) {
-    *error = "units and locators exceed the budget";
-    return false;
-  }
-  return true;
-}
-
-uint64_t MQSchedule::CheckedTableBytesLocked(uint64_t file_number,
-                                             const TableFilterGroups& groups,
-                                             std::string* error) const {
-  uint64_t table_bytes = 0;
-  for (uint32_t s = 0; s < groups.num_segments(); ++s) {
-    const int have = groups.LoadedCount(s);
-    const int reserved =
-        mq_.UnitsLoaded(MultiQueue::MakeSegmentId(file_number, s));
-    if (have > std::max(reserved, 0)) {
-      *error = "segment has more units installed than reserved";
-      return 0;
-    }
-    table_bytes +=
-        static_cast<uint64_t>(have) * groups.index().segment(s).unit_size;
-  }
-  if (groups.loaded_bytes() != table_bytes) {
-    *error = "a table's loaded byte count is off";
-  }
-  return table_bytes;
 }
 
 }  // namespace leveldb

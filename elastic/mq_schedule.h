@@ -73,8 +73,8 @@ struct MQScheduleOptions {
   // Where the unit load/eviction counters are kept (their only copy, so
   // resetting it resets Stats' too); null: in the MQSchedule.
   IoStats* stats = nullptr;
-  // False: no background thread; only WaitIdle() processes access records
-  // (deterministic tests).
+  // False: no background thread; access records are processed only when a
+  // test asks (deterministic tests).
   bool background_thread = true;
   // Access ring slots, rounded up to a power of two (at least 64).
   size_t ring_capacity = size_t{1} << 14;
@@ -191,16 +191,11 @@ class MQSchedule {
   // frees its units and locator.
   void ForgetFile(uint64_t file_number) LOCKS_EXCLUDED(mu_);
 
-  // Hotness of every segment of a file registered now or earlier, or seeded
-  // and not registered yet (for inheritance). False if the file is unknown.
-  bool GetSegmentHotness(uint64_t file_number,
-                         std::vector<MultiQueue::Hotness>* hotness) const
-      LOCKS_EXCLUDED(mu_);
-
-  // The same with unit targets (for inheritance and checkpoints): for a
-  // registered segment the units it holds, or the target it is still being
-  // topped up to if larger; for a retired file -1 (unknown); for a seeded
-  // file its seed. False if the file is unknown.
+  // Hotness and unit targets of every segment of a file registered now or
+  // earlier, or seeded and not registered yet (for inheritance and
+  // checkpoints): for a registered segment the units it holds, or the target it
+  // is still being topped up to if larger; for a retired file -1 (unknown); for
+  // a seeded file its seed. False if the file is unknown.
   bool GetFileHotness(uint64_t file_number, InheritedHotness* hotness) const
       LOCKS_EXCLUDED(mu_);
 
@@ -211,24 +206,9 @@ class MQSchedule {
   void SeedFileHotness(uint64_t file_number, const InheritedHotness& hotness)
       LOCKS_EXCLUDED(mu_);
 
-  // Units reserved now by each segment of a registered file (installed ones
-  // plus loads in flight; equal after WaitIdle). Empty if not registered.
-  std::vector<int> UnitsReserved(uint64_t file_number) const
-      LOCKS_EXCLUDED(mu_);
-
   // Moves the logical clock forward to `now` if it is behind (the clock
   // continues from a previous run; it never goes back).
   void RestoreClock(uint64_t now);
-
-  // Tags the file's segments with an LSM level (for the statistics). The
-  // level is remembered for a file not registered yet, so its segments get
-  // the right tag when it registers later; ForgetFile drops it.
-  void SetFileLevel(uint64_t file_number, int level) LOCKS_EXCLUDED(mu_);
-
-  // The same for many files at once (one critical section): pairs of
-  // (file number, level). Files whose level is unchanged cost one lookup.
-  void SetFileLevels(const std::vector<std::pair<uint64_t, int>>& files)
-      LOCKS_EXCLUDED(mu_);
 
   // One live file of the LSM tree: its level and, if known, its recorded
   // hotness (valid during the call only).
@@ -239,8 +219,9 @@ class MQSchedule {
     uint64_t file_size = 0;           // 0: unknown (never registered here)
   };
   // The complete set of live files, reported whenever the DB installs a
-  // new version: SetFileLevels and SeedFileHotness for each (one critical
-  // section; a file already known or seeded costs lookups only). A file
+  // new version: records each file's level (retagging its segments) and
+  // seeds it as SeedFileHotness would (one critical section; a file already
+  // known or seeded costs lookups only). A file
   // that was live in an earlier report and is missing from this one has
   // been compacted away: its units and locator are freed at once, so the
   // budget serves only live tables, even while an old version keeps the
@@ -250,7 +231,6 @@ class MQSchedule {
   // version is installed, shares the budget of its inputs meanwhile.
   void ReportFiles(const std::vector<FileReport>& files) LOCKS_EXCLUDED(mu_);
 
-  Stats GetStats() const LOCKS_EXCLUDED(mu_);
   // Text of the "leveldb.elasticbf" property.
   std::string StatsString() const LOCKS_EXCLUDED(mu_);
 
@@ -259,27 +239,9 @@ class MQSchedule {
   void GetMemory(uint64_t* installed_bytes, uint64_t* budget_bytes) const
       LOCKS_EXCLUDED(mu_);
 
-  // Processes every access record queued so far and registers the live
-  // files still unregistered (MQScheduleOptions::register_live_files), in the
-  // calling thread, and waits until no unit load is in flight. Makes tests
-  // deterministic.
-  void WaitIdle() LOCKS_EXCLUDED(mu_);
-
-  // Test hooks. A paused background thread processes nothing.
-  void TEST_Pause(bool paused);
-  // Sets the MultiQueue's count aging (0 = counts never fade), for tests
-  // of how hotness is kept that would otherwise race with the halving.
-  void TEST_SetAgingLifetimes(uint64_t lifetimes) LOCKS_EXCLUDED(mu_);
-  void TEST_SetClock(uint64_t now) {
-    clock_.store(now, std::memory_order_relaxed);
-  }
-  // Files registered with filter groups now.
-  std::vector<uint64_t> TEST_RegisteredFiles() const LOCKS_EXCLUDED(mu_);
-  // Cross-checks the MultiQueue, the tables' installed units, the locators
-  // and the byte counters.
-  bool TEST_CheckInvariants(std::string* error) const LOCKS_EXCLUDED(mu_);
-
  private:
+  friend class MQScheduleTestPeer;  // tests/elastic_test_peer.h
+
   // Immutable map of registered files for lock-free Screen(); defined in
   // the .cc file.
   class FileMap;
@@ -291,6 +253,14 @@ class MQSchedule {
   };
 
   static constexpr uint64_t kAbsentBit = uint64_t{1} << 63;
+
+  Stats GetStats() const LOCKS_EXCLUDED(mu_);
+
+  // Processes every access record queued so far and registers the live
+  // files still unregistered (MQScheduleOptions::register_live_files), in
+  // the calling thread, and waits until no unit load is in flight. Makes
+  // tests deterministic.
+  void WaitIdle() LOCKS_EXCLUDED(mu_);
 
   void BackgroundLoop() LOCKS_EXCLUDED(wake_mu_, mu_);
   // Drains the ring and executes the resulting plans; returns the number of
@@ -404,12 +374,6 @@ class MQSchedule {
   // or null).
   void EndLoadLocked(uint64_t file_number, const TableFilterGroups* groups)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Installed unit bytes of a registered table (TEST_CheckInvariants);
-  // sets *error if they disagree with its reservations or byte count.
-  uint64_t CheckedTableBytesLocked(uint64_t file_number,
-                                   const TableFilterGroups& groups,
-                                   std::string* error) const
-      EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Adds n to a unit counter (kept in stats_ only).
   void AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n);
 
@@ -427,7 +391,7 @@ class MQSchedule {
   std::atomic<bool> wake_requested_{false};
   std::atomic<bool> paused_{false};
   // Held by the background thread for each processing pass, so that
-  // TEST_Pause(true) returns only once no pass is running.
+  // pausing it (tests) returns only once no pass is running.
   port::Mutex pass_mu_;
 
   // Published under mu_, read lock-free inside epoch_.

@@ -21,6 +21,7 @@
 #include "leveldb/options.h"
 #include "table/elastic/filter_group.h"
 #include "tests/elastic_test_helpers.h"
+#include "tests/elastic_test_peer.h"
 #include "tests/test_util.h"
 #include "util/epoch.h"
 #include "util/hash64.h"
@@ -61,7 +62,7 @@ uint64_t LocatorBytes(MQScheduleOptions mo, const Options& options,
                          &lookup, &test::SaveLookup, &ctx)
                     .ok());
   }
-  const uint64_t bytes = mqs.GetStats().locator_bytes;
+  const uint64_t bytes = MQScheduleTestPeer::GetStats(&mqs).locator_bytes;
   EXPECT_GT(bytes, 0u);
   return bytes;
 }
@@ -173,7 +174,7 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
     for (;;) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       const auto elapsed = std::chrono::steady_clock::now() - start;
-      const MQSchedule::Stats now = mqs.GetStats();
+      const MQSchedule::Stats now = MQScheduleTestPeer::GetStats(&mqs);
       const bool enough = counters.gets.load() >= 20000 &&
                           now.unit_loads >= 50 && now.unit_evictions >= 50;
       if ((enough && elapsed >= std::chrono::milliseconds(1500)) ||
@@ -185,14 +186,15 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
     for (auto& w : workers) w.join();
     monitor.join();
     EXPECT_EQ(0, over_budget.load());
-    mqs.WaitIdle();
+    MQScheduleTestPeer::WaitIdle(&mqs);
     std::string error;
-    EXPECT_TRUE(mqs.TEST_CheckInvariants(&error)) << error;
+    EXPECT_TRUE(MQScheduleTestPeer::CheckInvariants(&mqs, &error)) << error;
   }
   // The cache is gone, the filters are not; deleting the files frees them.
-  EXPECT_EQ(static_cast<uint64_t>(kTables), mqs.GetStats().attached_tables);
+  EXPECT_EQ(static_cast<uint64_t>(kTables),
+            MQScheduleTestPeer::GetStats(&mqs).attached_tables);
   for (int t = 0; t < kTables; ++t) mqs.ForgetFile(t + 1);
-  const MQSchedule::Stats st = mqs.GetStats();
+  const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(&mqs);
   SCOPED_TRACE(mqs.StatsString() + stats.ToString());
   EXPECT_EQ(0u, st.attached_tables);
   EXPECT_EQ(0u, st.installed_bytes);

@@ -23,6 +23,7 @@
 #include "table/elastic/filter_unit.h"
 #include "table/elastic/ribbon_unit.h"
 #include "tests/elastic_test_helpers.h"
+#include "tests/elastic_test_peer.h"
 #include "tests/test_util.h"
 #include "util/crc32c.h"
 #include "util/epoch.h"
@@ -431,7 +432,7 @@ TEST_F(FilterGroupTest, EmptyTableHasNoElasticIndex) {
                        &test::SaveLookup, &ctx)
                   .ok());
   EXPECT_FALSE(lookup.found);
-  EXPECT_EQ(0u, mqs->GetStats().attached_tables);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
 }
 
 // ---------------------------------------------------------------------------
@@ -607,7 +608,7 @@ TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
     {
       TableCache cache(dbname_, options_, 10, mqs.get());
       EXPECT_EQ(0, CheckLookups(&cache, mqs.get(), number, size, kvs));
-      EXPECT_EQ(0u, mqs->GetStats().attached_tables);
+      EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
     }
     const auto lines = logger_.lines();
     ASSERT_GT(lines.size(), log_lines);
@@ -618,7 +619,7 @@ TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
   auto mqs = NewSchedule(&stats_);
   TableCache cache(dbname_, options_, 10, mqs.get());
   EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 15000);
-  EXPECT_EQ(1u, mqs->GetStats().attached_tables);
+  EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
 }
 
 TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
@@ -639,7 +640,7 @@ TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
   const int rejected = CheckLookups(&cache, mqs.get(), 20, size, kvs);
   EXPECT_GT(rejected, 0);
 
-  const MQSchedule::Stats st = mqs->GetStats();
+  const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(mqs.get());
   EXPECT_EQ(1u, st.unit_load_failures);
   EXPECT_EQ(1u, stats_.unit_load_failures.load());
   EXPECT_EQ(index.num_segments() - 1, st.unit_loads);
@@ -650,7 +651,7 @@ TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
                 index.segment(1).unit_size,
             st.installed_bytes);
   std::string error;
-  EXPECT_TRUE(mqs->TEST_CheckInvariants(&error)) << error;
+  EXPECT_TRUE(MQScheduleTestPeer::CheckInvariants(mqs.get(), &error)) << error;
 
   bool logged = false;
   for (const std::string& line : logger_.lines()) {
@@ -665,9 +666,10 @@ TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
   for (int i = 0; i < 50; ++i) {
     mqs->RecordAccess(MultiQueue::MakeSegmentId(20, 1), true);
   }
-  mqs->WaitIdle();
-  EXPECT_EQ(1u, mqs->GetStats().unit_load_failures);
-  EXPECT_EQ(1u, mqs->GetStats().mq.segments_per_queue[0]);
+  MQScheduleTestPeer::WaitIdle(mqs.get());
+  EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(mqs.get()).unit_load_failures);
+  EXPECT_EQ(1u,
+            MQScheduleTestPeer::GetStats(mqs.get()).mq.segments_per_queue[0]);
 }
 
 TEST_F(FilterGroupTest, RegionAndSingleReadsAgree) {
@@ -987,7 +989,7 @@ TEST_F(FilterGroupTest, DamagedRibbonUnitsAnswerMaybe) {
     auto mqs = NewSchedule(/*stats=*/nullptr);  // counts this file only
     TableCache cache(dbname_, options_, 10, mqs.get());
     EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 10000);
-    EXPECT_EQ(1u, mqs->GetStats().unit_load_failures);
+    EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(mqs.get()).unit_load_failures);
   }
 }
 
