@@ -1041,7 +1041,7 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
   TableReadContext ctx;
   ctx.stats = &io_stats_;
   if (elastic_ != nullptr) {
-    elastic_->Tick();  // logical time counts every Get
+    elastic_->layer()->Tick();  // logical time counts every Get
     ctx.key_hash = KeyHash64(key.data(), key.size());
   }
 

@@ -151,7 +151,7 @@ Status TableCache::FindTable(uint64_t file_number, uint64_t file_size,
     // The filter layer keeps the groups of a registered file: reopening
     // its table reads no filter metadata.
     const bool screened =
-        elastic_ != nullptr && elastic_->HasFilterGroups(file_number);
+        elastic_ != nullptr && elastic_->layer()->HasFilterGroups(file_number);
     std::unique_ptr<Table::Rep> rep(new Table::Rep);
     s = OpenTableState(options_,
                        screened ? TableFilterSetup() : opener_.filter_setup(),
@@ -229,16 +229,16 @@ Iterator* TableCache::NewIterator(const ReadOptions& options,
   return iter;
 }
 
-MQSchedule::Screening TableCache::ScreenUnregistered(uint64_t file_number,
-                                                     uint64_t file_size,
-                                                     const Slice& k,
-                                                     uint64_t key_hash) {
+FilterLayer::Screening TableCache::ScreenUnregistered(uint64_t file_number,
+                                                      uint64_t file_size,
+                                                      const Slice& k,
+                                                      uint64_t key_hash) {
   // Never opened: opening the table registers it with the filter layer.
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
-  if (!s.ok()) return MQSchedule::Screening();  // the Get's open reports it
+  if (!s.ok()) return FilterLayer::Screening();  // the Get's open reports it
   cache_->Release(handle);
-  return elastic_->Screen(file_number, k, key_hash);
+  return elastic_->layer()->Screen(file_number, k, key_hash);
 }
 
 Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
@@ -247,10 +247,10 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
                        TableReadContext* ctx) {
   ctx->ResetProbe();
   IoStats* const stats = ctx->stats;
-  using Screening = MQSchedule::Screening;
+  using Screening = FilterLayer::Screening;
   Screening screening;
   if (elastic_ != nullptr) {
-    screening = elastic_->Screen(file_number, k, ctx->key_hash);
+    screening = elastic_->layer()->Screen(file_number, k, ctx->key_hash);
     if (screening.verdict == Screening::kUnknown) {
       screening = ScreenUnregistered(file_number, file_size, k, ctx->key_hash);
     }
@@ -262,7 +262,7 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
       ctx->filter_rejected = true;
       Count(stats, &IoStats::filter_checks);
       Count(stats, &IoStats::filter_rejections);
-      elastic_->RecordAccess(screening.segment, /*absent=*/true);
+      elastic_->layer()->RecordAccess(screening.segment, /*absent=*/true);
       return Status::OK();
     }
   }
@@ -296,7 +296,7 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
     }
   }
   if (screening.verdict == Screening::kMayMatch && s.ok()) {
-    elastic_->RecordAccess(screening.segment, !ctx->key_matched);
+    elastic_->layer()->RecordAccess(screening.segment, !ctx->key_matched);
   }
   return s;
 }

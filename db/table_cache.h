@@ -129,9 +129,9 @@ class TableCache {
 
   // Registers a file the filter layer does not know yet by opening its
   // table, then asks the filter layer about key k in it.
-  MQSchedule::Screening ScreenUnregistered(uint64_t file_number,
-                                           uint64_t file_size, const Slice& k,
-                                           uint64_t key_hash);
+  FilterLayer::Screening ScreenUnregistered(uint64_t file_number,
+                                            uint64_t file_size, const Slice& k,
+                                            uint64_t key_hash);
 
   Env* const env_;
   const std::string dbname_;

@@ -1030,7 +1030,7 @@ Status VersionSet::Recover(bool* save_manifest) {
   MarkFileNumberUsed(prev_log);
   MarkFileNumberUsed(totals.log_number_);
   elastic_clock_ = clock;
-  if (keeps_hotness_) elastic_->RestoreClock(clock);
+  if (keeps_hotness_) elastic_->layer()->RestoreClock(clock);
 
   *save_manifest = !ReuseManifest(dscname, current, end_of_records);
   return Status::OK();

@@ -69,63 +69,7 @@ MultiQueue::Options QueueOptions(const MQScheduleOptions& options) {
 
 }  // namespace
 
-// ---------------------------------------------------------------------------
-// FileMap: open addressing over file numbers, built whole from the
-// registered files and never changed, so Gets can read it without a lock.
-
-class MQSchedule::FileMap {
- public:
-  struct Entry {
-    uint64_t number = 0;
-    const TableFilterGroups* groups = nullptr;  // null: no ElasticBF filter
-    bool used = false;
-  };
-
-  explicit FileMap(const FileRegistry& registry) {
-    size_t capacity = 16;
-    while (capacity < 2 * registry.registered_count()) capacity <<= 1;
-    mask_ = capacity - 1;
-    entries_.reset(new Entry[capacity]);
-    registry.ForEachRegistered(
-        [this](uint64_t number, const FileRecord& record) {
-          size_t i = Home(number);
-          while (entries_[i].used) i = (i + 1) & mask_;
-          entries_[i].number = number;
-          entries_[i].groups = record.groups.get();
-          entries_[i].used = true;
-        });
-  }
-
-  // The entry of a registered file, else null.
-  const Entry* Find(uint64_t number) const {
-    for (size_t i = Home(number);; i = (i + 1) & mask_) {
-      const Entry& e = entries_[i];
-      if (!e.used) return nullptr;
-      if (e.number == number) return &e;
-    }
-  }
-
-  static void Delete(void* map) { delete static_cast<FileMap*>(map); }
-
- private:
-  // File numbers are dense: multiplicative hashing spreads them.
-  size_t Home(uint64_t number) const {
-    return static_cast<size_t>((number * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
-  }
-
-  size_t mask_;
-  std::unique_ptr<Entry[]> entries_;
-};
-
 namespace {
-
-// Keeps a retired table's groups alive until no reader can still see them.
-struct GroupsHolder {
-  std::shared_ptr<TableFilterGroups> groups;
-  static void Delete(void* holder) {
-    delete static_cast<GroupsHolder*>(holder);
-  }
-};
 
 // The options with an automatic unit shape resolved, as the policy holds
 // them, whoever built them.
@@ -141,26 +85,16 @@ MQScheduleOptions WithResolvedShape(MQScheduleOptions options) {
 MQSchedule::MQSchedule(const MQScheduleOptions& options)
     : options_(WithResolvedShape(options)),
       stats_(options_.stats != nullptr ? options_.stats : &own_stats_),
-      ring_(options_.ring_capacity),
-      wake_threshold_(std::max<size_t>(ring_.capacity() / 8, 1)),
+      layer_(options_.ring_capacity, &wake_),
       loads_done_(&mu_),
-      mq_(QueueOptions(options_)),
-      wake_cv_(&wake_mu_) {
-  {
-    MutexLock l(&mu_);
-    PublishFileMapLocked();
-  }
+      mq_(QueueOptions(options_)) {
   if (options_.background_thread) {
     thread_ = std::thread([this] { BackgroundLoop(); });
   }
 }
 
 MQSchedule::~MQSchedule() {
-  {
-    MutexLock l(&wake_mu_);
-    shutting_down_ = true;
-    wake_cv_.SignalAll();
-  }
+  wake_.Stop();
   if (thread_.joinable()) thread_.join();
   {
     MutexLock l(&mu_);
@@ -174,72 +108,11 @@ MQSchedule::~MQSchedule() {
             });
     registry_.Clear();
   }
-  epoch_.Drain();
-  delete file_map_.load(std::memory_order_relaxed);
+  // layer_, destroyed last, frees what readers may still see.
 }
 
 void MQSchedule::AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n) {
   IoStats::Add(&(stats_->*counter), n);
-}
-
-void MQSchedule::RecordAccess(SegmentId id, bool absent) {
-  if ((id & kAbsentBit) != 0 ||
-      !ring_.Push(AccessRecord{id | (absent ? kAbsentBit : 0), Now()})) {
-    ring_drops_.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
-  // Wake the thread early only when records pile up; the first producer to
-  // see that does it, the others do not touch the mutex.
-  if (ring_.ApproximateSize() >= wake_threshold_ &&
-      !wake_requested_.load(std::memory_order_relaxed) &&
-      !wake_requested_.exchange(true, std::memory_order_acq_rel)) {
-    MutexLock l(&wake_mu_);
-    wake_cv_.Signal();
-  }
-}
-
-MQSchedule::Screening MQSchedule::Screen(uint64_t file_number, const Slice& key,
-                                         uint64_t key_hash) const {
-  Screening result;
-  // The guard covers the map and unit probes only, never a read from disk.
-  EpochGuard guard(&epoch_);
-  const FileMap::Entry* entry =
-      file_map_.load(std::memory_order_acquire)->Find(file_number);
-  if (entry == nullptr) return result;
-  const TableFilterGroups* groups = entry->groups;
-  if (groups == nullptr || !groups->locator().usable()) {
-    result.verdict = Screening::kNoFilter;
-    return result;
-  }
-  uint32_t segment;
-  if (!groups->locator().Find(key, &segment, &result.entries)) {
-    result.verdict = Screening::kPastEnd;
-    return result;
-  }
-  result.segment = MultiQueue::MakeSegmentId(file_number, segment);
-  result.verdict = groups->MayMatch(segment, key_hash, &result.consulted)
-                       ? Screening::kMayMatch
-                       : Screening::kRuledOut;
-  return result;
-}
-
-bool MQSchedule::HasFilterGroups(uint64_t file_number) const {
-  EpochGuard guard(&epoch_);
-  const FileMap::Entry* entry =
-      file_map_.load(std::memory_order_acquire)->Find(file_number);
-  return entry != nullptr && entry->groups != nullptr;
-}
-
-void MQSchedule::PublishFileMapLocked() {
-  const FileMap* old =
-      file_map_.exchange(new FileMap(registry_), std::memory_order_acq_rel);
-  if (old != nullptr)
-    epoch_.Retire(const_cast<FileMap*>(old), &FileMap::Delete);
-  // Screens that found the old map may still probe these groups.
-  for (std::shared_ptr<TableFilterGroups>& groups : unpublished_) {
-    epoch_.Retire(new GroupsHolder{std::move(groups)}, &GroupsHolder::Delete);
-  }
-  unpublished_.clear();
 }
 
 void MQSchedule::DetachRegisteredLocked(uint64_t file_number) {
@@ -252,15 +125,10 @@ void MQSchedule::DetachRegisteredLocked(uint64_t file_number) {
 void MQSchedule::BackgroundLoop() {
   int empty_polls = 0;
   for (;;) {
-    {
-      MutexLock l(&wake_mu_);
-      if (!shutting_down_ && !wake_requested_.load(std::memory_order_acquire)) {
-        wake_cv_.TimedWait(empty_polls < kActivePolls ? kActivePollMicros
-                                                      : kIdlePollMicros);
-      }
-      if (shutting_down_) return;
+    if (!wake_.Wait(empty_polls < kActivePolls ? kActivePollMicros
+                                               : kIdlePollMicros)) {
+      return;
     }
-    wake_requested_.store(false, std::memory_order_release);
     MutexLock pass(&pass_mu_);
     if (paused_.load(std::memory_order_acquire)) continue;
     size_t total = 0;
@@ -294,7 +162,7 @@ size_t MQSchedule::RegisterUnregisteredFiles(size_t max) {
 }
 
 void MQSchedule::RegisterLiveFile(uint64_t file_number, uint64_t file_size) {
-  if (HasFilterGroups(file_number)) return;  // a Get opened it meanwhile
+  if (layer_.HasFilterGroups(file_number)) return;  // a Get opened it
   std::unique_ptr<RandomAccessFile> file;
   std::shared_ptr<TableFilterGroups> groups;
   Status s =
@@ -319,15 +187,14 @@ size_t MQSchedule::ProcessRecords() {
   size_t processed = 0;
   {
     MutexLock l(&mu_);
-    AccessRecord record;
-    while (processed < kMaxBatch && ring_.Pop(&record)) {
+    FilterLayer::Access access;
+    while (processed < kMaxBatch && layer_.NextAccess(&access)) {
       ++processed;
       // Decisions use the time of the Get, not of the drain, so that
       // expiry stays exact however many Gets a batch spans.
-      const uint64_t now = record.time;
-      const SegmentId id = record.tagged_id & ~kAbsentBit;
-      const bool absent = (record.tagged_id & kAbsentBit) != 0;
-      if (!mq_.RecordAccess(id, now, absent)) continue;
+      const uint64_t now = access.time;
+      const SegmentId id = access.id;
+      if (!mq_.RecordAccess(id, now, access.absent)) continue;
       const FileRecord* table =
           registry_.FindAttached(MultiQueue::FileNumberOf(id));
       if (table == nullptr) continue;
@@ -378,7 +245,7 @@ void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
     return a.first < b.first;
   });
 
-  const uint64_t now = Now();
+  const uint64_t now = layer_.Now();
   bool retry = false;
   bool progress = true;
   while (progress) {
@@ -527,7 +394,7 @@ void MQSchedule::FinishLoadLocked(uint64_t file_number,
   if (read_status.ok()) {
     const uint64_t bytes = buffer->size;
     if (installed == unit && unit < reserved &&
-        groups->InstallUnit(seg, unit, buffer, &epoch_)) {
+        groups->InstallUnit(seg, unit, buffer, layer_.epoch())) {
       installed_bytes_ += bytes;
       AddStat(&IoStats::unit_loads, 1);
       AddStat(&IoStats::unit_load_bytes, bytes);
@@ -563,7 +430,7 @@ void MQSchedule::DropVictimsLocked(
     int& target = deficits_[v.id];
     target = std::max(target, v.unit + 1);
     installed_bytes_ -= table->groups->DropUnits(
-        MultiQueue::SegmentIndexOf(v.id), v.unit, &epoch_);
+        MultiQueue::SegmentIndexOf(v.id), v.unit, layer_.epoch());
   }
 }
 
@@ -602,7 +469,7 @@ void MQSchedule::UpdateBudgetLocked() {
   const uint64_t units = budget > locator_bytes_ ? budget - locator_bytes_ : 0;
   if (units == mq_.budget_bytes()) return;
   if (units > mq_.budget_bytes()) topup_pending_ = true;
-  DropVictimsLocked(mq_.SetBudget(units, Now()));
+  DropVictimsLocked(mq_.SetBudget(units, layer_.Now()));
 }
 
 void MQSchedule::DetachLocked(uint64_t file_number, TableFilterGroups* groups) {
@@ -612,7 +479,7 @@ void MQSchedule::DetachLocked(uint64_t file_number, TableFilterGroups* groups) {
     deficits_.erase(id);
     mq_.Detach(id);  // the MultiQueue keeps the hotness
   }
-  installed_bytes_ -= groups->DropAll(&epoch_);
+  installed_bytes_ -= groups->DropAll(layer_.epoch());
   attached_keys_ -= groups->index().total_keys();
   locator_bytes_ -= groups->locator().ApproximateMemoryUsage();
   topup_pending_ = true;  // memory was freed
@@ -653,7 +520,7 @@ Status MQSchedule::AttachTable(uint64_t file_number,
     if (groups != nullptr) {
       rounds = RegisterSegmentsLocked(file_number, inherited, initial_units);
     }
-    PublishFileMapLocked();
+    layer_.Publish(registry_, &unpublished_);
   }
   if (!rounds.empty()) LoadInitialUnits(file_number, groups, file, rounds);
   return Status::OK();
@@ -708,7 +575,7 @@ void MQSchedule::JoinSegmentsLocked(uint64_t file_number,
   // not had a lifetime to prove itself cold, and would otherwise be
   // every hot segment's first victim (its f is 0) right after a flush.
   MultiQueue::Hotness fresh;
-  fresh.last_access = Now();
+  fresh.last_access = layer_.Now();
   const int rate_class = mq_.RateClass(
       UnitFalsePositiveRate(index.unit_kind(), index.bits_per_unit()));
   for (uint32_t s = 0; s < count; ++s) {
@@ -756,7 +623,7 @@ std::vector<std::vector<uint32_t>> MQSchedule::PlanInitialUnitsLocked(
     now_units[s] = std::min(target[s], initial);
     most = std::max(most, now_units[s]);
   }
-  const uint64_t now = Now();
+  const uint64_t now = layer_.Now();
   std::vector<bool> eligible(count, true);
   std::vector<std::vector<uint32_t>> rounds;
   for (int u = 0; u < most; ++u) {
@@ -856,7 +723,7 @@ void MQSchedule::ForgetFile(uint64_t file_number) {
   std::shared_ptr<TableFilterGroups> groups;
   if (registry_.Forget(file_number, &groups)) {
     if (groups != nullptr) unpublished_.push_back(std::move(groups));
-    PublishFileMapLocked();
+    layer_.Publish(registry_, &unpublished_);
   }
   mq_.Forget(file_number);  // nothing attached is left to release
   UpdateBudgetLocked();
@@ -884,13 +751,6 @@ bool MQSchedule::GetFileHotness(uint64_t file_number,
   return true;
 }
 
-void MQSchedule::RestoreClock(uint64_t now) {
-  uint64_t current = clock_.load(std::memory_order_relaxed);
-  while (current < now && !clock_.compare_exchange_weak(
-                              current, now, std::memory_order_relaxed)) {
-  }
-}
-
 void MQSchedule::SetFileLevelLocked(uint64_t file_number, int level) {
   if (!registry_.SetLevel(file_number, level)) return;  // segments carry it
   const uint32_t count = registry_.Find(file_number)->segments;
@@ -915,7 +775,8 @@ void MQSchedule::ReportFiles(const std::vector<FileReport>& files) {
   for (uint64_t number : registry_.ReplaceLiveSet(live)) {
     unregistered |= RetireLocked(number);
   }
-  if (unregistered) PublishFileMapLocked();  // once for all of them
+  if (unregistered)
+    layer_.Publish(registry_, &unpublished_);  // once for all of them
   UpdateBudgetLocked();
 }
 
@@ -940,7 +801,7 @@ MQSchedule::Stats MQSchedule::GetStats() const {
   st.budget_bytes = budget_bytes_;
   st.budget_keys = BudgetKeysLocked();
   st.records = records_;
-  st.ring_drops = ring_drops_.load(std::memory_order_relaxed);
+  st.ring_drops = layer_.ring_drops();
   st.unit_loads = stats_->unit_loads.load(std::memory_order_relaxed);
   st.unit_load_bytes = stats_->unit_load_bytes.load(std::memory_order_relaxed);
   st.unit_load_failures =
@@ -984,7 +845,7 @@ std::string MQSchedule::StatsString() const {
   counter("segments_attached", st.mq.attached_segments);
   counter("segments_closed", st.mq.detached_segments);
   counter("lifetime", st.mq.lifetime);
-  counter("clock", Now());
+  counter("clock", layer_.Now());
   counter("unit_loads", st.unit_loads);
   counter("unit_load_bytes", st.unit_load_bytes);
   counter("unit_load_failures", st.unit_load_failures);

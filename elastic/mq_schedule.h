@@ -1,30 +1,30 @@
-// MQSchedule: ElasticBF's per-DB filter layer and manager of loaded filter
-// units.
+// MQSchedule: ElasticBF's manager of loaded filter units for one DB's
+// FilterLayer (elastic/filter_layer.h, which it owns and hands out through
+// layer()).
 //
 // It owns, for every registered table file, the file's filter groups (the
 // loaded units and the segment locator), from the first time the file is
 // opened until it leaves the live set or is deleted, whatever the table
-// cache does with the file itself. A Get screens a table through Screen()
-// before the table cache is asked for it, so a table whose resident units
-// rule a key out is never opened. Everything it knows about a file (groups,
-// level, live / retired / seeded state, loads in flight) is one record of
-// its FileRegistry; the map Screen() reads is rebuilt from it.
+// cache does with the file itself. Everything it knows about a file
+// (groups, level, state, loads in flight) is one record of its
+// FileRegistry; after each registration change it publishes the
+// registered files to the layer, whose Screen() lets a Get rule a table
+// out before the table cache is asked for it.
 //
-// It also owns the MultiQueue (decisions and budget bookkeeping), the
-// EpochDomain that readers of loaded units enter, the logical clock, and a
-// background thread that turns accesses into unit loads and evictions:
+// It also owns the MultiQueue (decisions and budget bookkeeping) and a
+// background thread that turns the layer's access records into unit loads
+// and evictions:
 //
-//   Get thread:  Tick() once per DB::Get; Screen() per candidate table;
-//                RecordAccess(segment, absent) per screened table, a
-//                lock-free push into a bounded ring (records are dropped,
-//                and counted, when it is full: a Get never blocks).
-//   background:  drains the ring; for each record MultiQueue::RecordAccess
-//                and PlanAccess; evictions are applied at once (units are
-//                unpublished and retired to the EpochDomain), loads are
-//                read from disk outside the mutex (opening the table file
-//                through MQScheduleOptions::opener) and then
-//                installed, or rolled back with AbortLoad if the read or
-//                CRC check fails.
+//   background:  drains the layer's ring; for each record
+//                MultiQueue::RecordAccess and PlanAccess; evictions are
+//                applied at once (units are unpublished and retired to the
+//                layer's EpochDomain), loads are read from disk outside the
+//                mutex (opening the table file through
+//                MQScheduleOptions::opener) and then installed, or rolled
+//                back with AbortLoad if the read or CRC check fails.
+//
+// What it knows of a DB comes through its interfaces only (the layer, the
+// opener, the reports of live files), not from the DB itself.
 //
 // Loaded units and segment locators never exceed the budget together: the
 // locators of registered tables are taken off the budget first, MultiQueue
@@ -45,8 +45,8 @@
 #include <utility>
 #include <vector>
 
-#include "elastic/access_ring.h"
 #include "elastic/file_registry.h"
+#include "elastic/filter_layer.h"
 #include "elastic/hotness_inheritance.h"
 #include "elastic/multi_queue.h"
 #include "elastic/table_file_opener.h"
@@ -118,21 +118,7 @@ class MQSchedule {
     uint64_t unit_evictions = 0;      // units dropped to free memory
   };
 
-  // What Screen() learned about one table for one key.
-  struct Screening {
-    enum Verdict {
-      kUnknown,   // the file is not registered: open its table first
-      kNoFilter,  // registered without filter groups: ask the table
-      kPastEnd,   // the key is past the table's last key: not there
-      kRuledOut,  // a loaded unit proves the key absent
-      kMayMatch,  // the units let the key through (or none is loaded)
-    };
-    Verdict verdict = kUnknown;
-    SegmentId segment = 0;   // kRuledOut and kMayMatch
-    bool consulted = false;  // kMayMatch: at least one unit was checked
-    // kMayMatch: the table's index entries the key can be found in.
-    SegmentLocator::EntryRange entries;
-  };
+  using Screening = FilterLayer::Screening;
 
   explicit MQSchedule(const MQScheduleOptions& options);
 
@@ -142,23 +128,9 @@ class MQSchedule {
   // Stops the background thread and frees every unit and locator.
   ~MQSchedule();
 
-  // Advances the logical clock by one Get; returns the new time.
-  uint64_t Tick() { return clock_.fetch_add(1, std::memory_order_relaxed) + 1; }
-  uint64_t Now() const { return clock_.load(std::memory_order_relaxed); }
-
-  // Get path: a probe of segment `id` (absent: its key was not there).
-  // Lock-free and O(1); drops the record when the ring is full.
-  void RecordAccess(SegmentId id, bool absent);
-
-  // Get path: screens table `file_number` for a lookup key (compared with
-  // the table's index keys) whose user key hashes to key_hash (KeyHash64).
-  // Lock-free; enters the epoch for the unit probe only. Opens no file.
-  Screening Screen(uint64_t file_number, const Slice& key,
-                   uint64_t key_hash) const;
-
-  // True if the file is registered with filter groups: a table opened for
-  // it needs no filter of its own.
-  bool HasFilterGroups(uint64_t file_number) const;
+  // The DB's Get path: clock, screening and access records.
+  FilterLayer* layer() { return &layer_; }
+  const FilterLayer* layer() const { return &layer_; }
 
   // Registers a table file the first time a table of it is opened; later
   // calls for a registered file change nothing. Null `groups` registers a
@@ -206,10 +178,6 @@ class MQSchedule {
   void SeedFileHotness(uint64_t file_number, const InheritedHotness& hotness)
       LOCKS_EXCLUDED(mu_);
 
-  // Moves the logical clock forward to `now` if it is behind (the clock
-  // continues from a previous run; it never goes back).
-  void RestoreClock(uint64_t now);
-
   // One live file of the LSM tree: its level and, if known, its recorded
   // hotness (valid during the call only).
   struct FileReport {
@@ -242,17 +210,11 @@ class MQSchedule {
  private:
   friend class MQScheduleTestPeer;  // tests/elastic_test_peer.h
 
-  // Immutable map of registered files for lock-free Screen(); defined in
-  // the .cc file.
-  class FileMap;
-
   // A reserved unit to read.
   struct Load {
     SegmentId id;
     int unit;
   };
-
-  static constexpr uint64_t kAbsentBit = uint64_t{1} << 63;
 
   Stats GetStats() const LOCKS_EXCLUDED(mu_);
 
@@ -262,7 +224,7 @@ class MQSchedule {
   // tests deterministic.
   void WaitIdle() LOCKS_EXCLUDED(mu_);
 
-  void BackgroundLoop() LOCKS_EXCLUDED(wake_mu_, mu_);
+  void BackgroundLoop() LOCKS_EXCLUDED(mu_);
   // Drains the ring and executes the resulting plans; returns the number of
   // records processed.
   size_t ProcessRecords() LOCKS_EXCLUDED(mu_);
@@ -316,9 +278,6 @@ class MQSchedule {
   std::vector<std::vector<uint32_t>> PlanInitialUnitsLocked(
       uint64_t file_number, const std::vector<int>& target, int initial)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Publishes a new FileMap built from the registered files, then retires
-  // the old one and the groups unregistered since the last publication.
-  void PublishFileMapLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Drops the units of a file registered with groups and takes its
   // segments out of the MultiQueue (before the registry lets it go).
   void DetachRegisteredLocked(uint64_t file_number)
@@ -344,8 +303,8 @@ class MQSchedule {
   void DetachLocked(uint64_t file_number, TableFilterGroups* groups)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A file left the live set: drops its units for good. True if it was
-  // registered: its groups wait in unpublished_ for the next
-  // PublishFileMapLocked, which the caller must call.
+  // registered: its groups wait in unpublished_ for the caller's next
+  // layer_.Publish().
   bool RetireLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Seeds a file not known yet (no-op otherwise).
   void SeedLocked(uint64_t file_number, const InheritedHotness& hotness)
@@ -381,22 +340,15 @@ class MQSchedule {
   // The one copy of the unit counters: options_.stats, else own_stats_.
   IoStats own_stats_;
   IoStats* const stats_;
-  // Declared first: destroyed last. Mutable: const readers (Screen) enter
-  // it.
-  mutable EpochDomain epoch_;
-  alignas(64) std::atomic<uint64_t> clock_{0};  // written by every Get
-  AccessRing ring_;
-  std::atomic<uint64_t> ring_drops_{0};
-  const size_t wake_threshold_;
-  std::atomic<bool> wake_requested_{false};
+  WakeSignal wake_;  // of the background thread; outlives layer_
+  // Destroyed after everything below: it frees what readers may still see.
+  FilterLayer layer_;
   std::atomic<bool> paused_{false};
   // Held by the background thread for each processing pass, so that
   // pausing it (tests) returns only once no pass is running.
   port::Mutex pass_mu_;
 
-  // Published under mu_, read lock-free inside epoch_.
-  std::atomic<const FileMap*> file_map_{nullptr};
-  // Unregistered groups that the published map may still name.
+  // Unregistered groups that the layer's published map may still name.
   std::vector<std::shared_ptr<TableFilterGroups>> unpublished_ GUARDED_BY(mu_);
 
   mutable port::Mutex mu_;
@@ -420,9 +372,6 @@ class MQSchedule {
   uint64_t records_ GUARDED_BY(mu_) = 0;
   uint64_t region_reads_ GUARDED_BY(mu_) = 0;
 
-  port::Mutex wake_mu_;
-  port::CondVar wake_cv_;
-  bool shutting_down_ GUARDED_BY(wake_mu_) = false;
   std::thread thread_;
 };
 

@@ -136,7 +136,7 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
       while (!stop.load(std::memory_order_relaxed)) {
         // Most Gets go to a hot table that changes every few thousand Gets,
         // so units keep moving between segments.
-        const int hot = static_cast<int>((mqs.Now() / 5000) % kTables);
+        const int hot = static_cast<int>((mqs.layer()->Now() / 5000) % kTables);
         const int t = rnd.OneIn(4) ? rnd.Uniform(kTables) : hot;
         const int i = rnd.Uniform(kKeysPerTable);
         const int n = t * kKeysPerTable + i;
@@ -144,7 +144,7 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
         const std::string key =
             absent ? test::AbsentKey(n) : test::PresentKey(n);
 
-        mqs.Tick();  // as DBImpl::Get does
+        mqs.layer()->Tick();  // as DBImpl::Get does
         TableReadContext ctx;
         ctx.key_hash = KeyHash64(key.data(), key.size());
         ctx.stats = &stats;

@@ -355,7 +355,7 @@ TEST_F(ElasticHotnessTest, CleanReopenRestoresHotnessAndUnits) {
   HeatHotRange(3);
   OpenAllTables();
   const std::map<uint64_t, TableState> before = Snapshot();
-  const uint64_t clock = mqs()->Now();
+  const uint64_t clock = mqs()->layer()->Now();
   ASSERT_GT(clock, 0u);
   int hot_segments = 0;
   for (const auto& [number, t] : before) {
@@ -366,7 +366,7 @@ TEST_F(ElasticHotnessTest, CleanReopenRestoresHotnessAndUnits) {
   Close();  // records the latest hotness
   EXPECT_GT(ElasticRecords(), 0);
   Open(ElasticOptions());
-  EXPECT_GE(mqs()->Now(), clock);  // the logical clock goes on
+  EXPECT_GE(mqs()->layer()->Now(), clock);  // the logical clock goes on
   OpenAllTables();
   const std::map<uint64_t, TableState> after = Snapshot();
   ASSERT_EQ(before.size(), after.size());

@@ -44,7 +44,7 @@ class MQScheduleTestPeer {
   }
 
   static void SetClock(MQSchedule* mqs, uint64_t now) {
-    mqs->clock_.store(now, std::memory_order_relaxed);
+    mqs->layer_.clock_.store(now, std::memory_order_relaxed);
   }
 
   // Hotness of every segment of a file registered now or earlier, or

@@ -123,14 +123,14 @@ TEST_F(MQScheduleTest, HotSegmentsGainUnitsAndExpiredOnesGiveThemUp) {
   // Each absent probe of A earns it one more unit while memory is free.
   for (int i = 1; i <= 6; ++i) {
     MQScheduleTestPeer::SetClock(&mqs, i);
-    mqs.RecordAccess(Seg(0, a), /*absent=*/true);
+    mqs.layer()->RecordAccess(Seg(0, a), /*absent=*/true);
     MQScheduleTestPeer::WaitIdle(&mqs);
     EXPECT_EQ(i, groups->LoadedCount(a));
     ExpectInvariants(mqs);
   }
   // Full, and A is not expired: B gets nothing.
   MQScheduleTestPeer::SetClock(&mqs, 7);
-  mqs.RecordAccess(Seg(0, b), true);
+  mqs.layer()->RecordAccess(Seg(0, b), true);
   MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(0, groups->LoadedCount(b));
   EXPECT_EQ(6, groups->LoadedCount(a));
@@ -138,7 +138,7 @@ TEST_F(MQScheduleTest, HotSegmentsGainUnitsAndExpiredOnesGiveThemUp) {
 
   // Long after A's last access, A is expired and gives B a unit.
   MQScheduleTestPeer::SetClock(&mqs, 100);
-  mqs.RecordAccess(Seg(0, b), true);
+  mqs.layer()->RecordAccess(Seg(0, b), true);
   MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(1, groups->LoadedCount(b));
   EXPECT_EQ(5, groups->LoadedCount(a));
@@ -154,7 +154,7 @@ TEST_F(MQScheduleTest, HotSegmentsGainUnitsAndExpiredOnesGiveThemUp) {
   // Present-key probes never earn units: filters cannot save their reads.
   const uint32_t c = (b + 1) % index.num_segments();
   if (c != a) {
-    for (int i = 0; i < 5; ++i) mqs.RecordAccess(Seg(0, c), false);
+    for (int i = 0; i < 5; ++i) mqs.layer()->RecordAccess(Seg(0, c), false);
     MQScheduleTestPeer::WaitIdle(&mqs);
     EXPECT_EQ(0, groups->LoadedCount(c));
   }
@@ -181,13 +181,13 @@ TEST_F(MQScheduleTest, EvictedUnitsComeBackFromFreedMemory) {
   ASSERT_TRUE(Attach(&mqs, 1, /*initial=*/0).ok());
   for (int i = 1; i <= 6; ++i) {
     MQScheduleTestPeer::SetClock(&mqs, i);
-    mqs.RecordAccess(Seg(0, a), /*absent=*/true);
+    mqs.layer()->RecordAccess(Seg(0, a), /*absent=*/true);
     MQScheduleTestPeer::WaitIdle(&mqs);
   }
   ASSERT_EQ(6, tables_[0]->groups->LoadedCount(a));
   // A has expired: B takes one of its units.
   MQScheduleTestPeer::SetClock(&mqs, 100);
-  mqs.RecordAccess(Seg(1, b), /*absent=*/true);
+  mqs.layer()->RecordAccess(Seg(1, b), /*absent=*/true);
   MQScheduleTestPeer::WaitIdle(&mqs);
   ASSERT_EQ(5, tables_[0]->groups->LoadedCount(a));
   ASSERT_EQ(1, tables_[1]->groups->LoadedCount(b));
@@ -219,7 +219,7 @@ TEST_F(MQScheduleTest, NewSegmentsWithoutHistoryAreNotExpiredAtOnce) {
   // lifetime: nothing of table 0 is expired, so nothing is taken.
   ASSERT_TRUE(Attach(&mqs, 1, /*initial=*/0).ok());
   MQScheduleTestPeer::SetClock(&mqs, 1005);
-  mqs.RecordAccess(Seg(1, 0), /*absent=*/true);
+  mqs.layer()->RecordAccess(Seg(1, 0), /*absent=*/true);
   MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(0, tables_[1]->groups->LoadedCount(0));
   for (uint32_t s = 0; s < count0; ++s) {
@@ -227,7 +227,7 @@ TEST_F(MQScheduleTest, NewSegmentsWithoutHistoryAreNotExpiredAtOnce) {
   }
   // A lifetime later, still never probed: now they are cold and give way.
   MQScheduleTestPeer::SetClock(&mqs, 1100);
-  mqs.RecordAccess(Seg(1, 0), /*absent=*/true);
+  mqs.layer()->RecordAccess(Seg(1, 0), /*absent=*/true);
   MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(1, tables_[1]->groups->LoadedCount(0));
   ExpectInvariants(mqs);
@@ -378,7 +378,7 @@ TEST_F(MQScheduleTest, CompactedAwayTablesGiveUpUnitsAndBudgetAtOnce) {
   ASSERT_TRUE(Attach(&mqs, 1, /*initial=*/2).ok());
   MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(0, tables_[1]->groups->LoadedCount(0));
-  EXPECT_FALSE(mqs.HasFilterGroups(FileNumber(1)));
+  EXPECT_FALSE(mqs.layer()->HasFilterGroups(FileNumber(1)));
   mqs.GetMemory(&used, &budget);
   EXPECT_EQ(keys0 + tables_[2]->index.total_keys(), budget);
   mqs.ForgetFile(FileNumber(1));
@@ -391,7 +391,7 @@ TEST_F(MQScheduleTest, CompactedAwayTablesGiveUpUnitsAndBudgetAtOnce) {
   mqs.GetMemory(&used, &budget);
   EXPECT_EQ(0u, used);
   EXPECT_EQ(0u, budget);
-  EXPECT_FALSE(mqs.HasFilterGroups(FileNumber(0)));
+  EXPECT_FALSE(mqs.layer()->HasFilterGroups(FileNumber(0)));
   ExpectInvariants(mqs);
 }
 
@@ -400,8 +400,8 @@ TEST_F(MQScheduleTest, HotnessAndUnitsStayUntilTheFileIsForgotten) {
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
   ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
   MQScheduleTestPeer::SetClock(&mqs, 42);
-  for (int i = 0; i < 3; ++i) mqs.RecordAccess(Seg(0, 1), true);
-  mqs.RecordAccess(Seg(0, 1), false);
+  for (int i = 0; i < 3; ++i) mqs.layer()->RecordAccess(Seg(0, 1), true);
+  mqs.layer()->RecordAccess(Seg(0, 1), false);
   MQScheduleTestPeer::WaitIdle(&mqs);
   const int held = tables_[0]->groups->LoadedCount(1);
   ASSERT_GT(held, 0);
@@ -438,7 +438,7 @@ TEST_F(MQScheduleTest, HotnessAndUnitsStayUntilTheFileIsForgotten) {
       MQScheduleTestPeer::GetSegmentHotness(&mqs, FileNumber(0), &hot));
   EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).attached_tables);
   EXPECT_EQ(0, tables_[0]->groups->LoadedCount(1));
-  EXPECT_FALSE(mqs.HasFilterGroups(FileNumber(0)));
+  EXPECT_FALSE(mqs.layer()->HasFilterGroups(FileNumber(0)));
 }
 
 TEST_F(MQScheduleTest, InheritedHotnessSeedsNewSegments) {
@@ -464,12 +464,12 @@ TEST_F(MQScheduleTest, ForgettingAFileDoesNotWaitForItsLoadsInFlight) {
   ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
   test::GatedFile* file = tables_[0]->file.get();
   file->SetOpen(false);
-  mqs.RecordAccess(Seg(0, 2), true);
+  mqs.layer()->RecordAccess(Seg(0, 2), true);
   file->AwaitBlockedReader();  // the background thread is reading the unit
 
   // Returns while the read is held at the gate (it would hang otherwise).
   mqs.ForgetFile(FileNumber(0));
-  EXPECT_FALSE(mqs.HasFilterGroups(FileNumber(0)));
+  EXPECT_FALSE(mqs.layer()->HasFilterGroups(FileNumber(0)));
   file->SetOpen(true);
   MQScheduleTestPeer::WaitIdle(&mqs);
   // The load finished into groups nobody can reach: nothing installed.
@@ -488,13 +488,13 @@ TEST_F(MQScheduleTest, FullRingDropsRecordsWithoutBlocking) {
   o.ring_capacity = 64;
   MQSchedule mqs(o);
   ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
-  for (int i = 0; i < 1000; ++i) mqs.RecordAccess(Seg(0, 0), true);
+  for (int i = 0; i < 1000; ++i) mqs.layer()->RecordAccess(Seg(0, 0), true);
   EXPECT_EQ(936u, MQScheduleTestPeer::GetStats(&mqs).ring_drops);
   MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(64u, MQScheduleTestPeer::GetStats(&mqs).records);
   EXPECT_EQ(6, tables_[0]->groups->LoadedCount(0));
   // Room again after the drain.
-  mqs.RecordAccess(Seg(0, 1), true);
+  mqs.layer()->RecordAccess(Seg(0, 1), true);
   MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(65u, MQScheduleTestPeer::GetStats(&mqs).records);
   EXPECT_EQ(936u, MQScheduleTestPeer::GetStats(&mqs).ring_drops);
@@ -505,7 +505,7 @@ TEST_F(MQScheduleTest, PausedBackgroundThreadProcessesNothing) {
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, /*background=*/true));
   ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
   MQScheduleTestPeer::Pause(&mqs, true);
-  for (int i = 0; i < 10; ++i) mqs.RecordAccess(Seg(0, 0), true);
+  for (int i = 0; i < 10; ++i) mqs.layer()->RecordAccess(Seg(0, 0), true);
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
   EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).records);
   EXPECT_EQ(0, tables_[0]->groups->LoadedCount(0));
@@ -520,7 +520,7 @@ TEST_F(MQScheduleTest, TablesWithSmallerGroupsAreNotAskedForMore) {
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false, /*units=*/6));
   ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/4).ok());
   EXPECT_EQ(2, tables_[0]->groups->LoadedCount(0));
-  for (int i = 0; i < 20; ++i) mqs.RecordAccess(Seg(0, 0), true);
+  for (int i = 0; i < 20; ++i) mqs.layer()->RecordAccess(Seg(0, 0), true);
   MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(2, tables_[0]->groups->LoadedCount(0));
   EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).unit_load_failures);
@@ -563,10 +563,10 @@ TEST_F(MQScheduleTest, BudgetHoldsUnderChurn) {
   await_check();
   Random rnd(test::RandomSeed());
   for (int i = 0; i < 30000; ++i) {
-    mqs.Tick();
+    mqs.layer()->Tick();
     const size_t t = rnd.Uniform(static_cast<int>(tables_.size()));
     const uint32_t s = rnd.Uniform(tables_[t]->index.num_segments());
-    mqs.RecordAccess(Seg(t, s), rnd.OneIn(10) ? false : true);
+    mqs.layer()->RecordAccess(Seg(t, s), rnd.OneIn(10) ? false : true);
     // Drain from this thread too now and then (the background thread
     // drains concurrently), so that few records are dropped.
     if (i % 2000 == 1999) MQScheduleTestPeer::WaitIdle(&mqs);
@@ -598,7 +598,7 @@ TEST_F(MQScheduleTest, StatsStringReportsMemoryAndActivity) {
   MakeTables(1, 3000);
   MQSchedule mqs(Opts(uint64_t{1} << 20, 0, false));
   ASSERT_TRUE(Attach(&mqs, 0, 1).ok());
-  mqs.RecordAccess(Seg(0, 0), true);
+  mqs.layer()->RecordAccess(Seg(0, 0), true);
   MQScheduleTestPeer::WaitIdle(&mqs);
   const std::string text = mqs.StatsString();
   EXPECT_NE(std::string::npos, text.find("budget 1048576"));
@@ -629,7 +629,7 @@ TEST_F(MQScheduleTest, UnreadableUnitsAreReportedAndNeverInstalled) {
 
   // Later accesses do not retry the broken units.
   for (uint32_t s = 0; s < index.num_segments(); ++s) {
-    mqs.RecordAccess(Seg(0, s), true);
+    mqs.layer()->RecordAccess(Seg(0, s), true);
   }
   MQScheduleTestPeer::WaitIdle(&mqs);
   st = MQScheduleTestPeer::GetStats(&mqs);
@@ -646,19 +646,19 @@ TEST_F(MQScheduleTest, RejectsBadArguments) {
   EXPECT_TRUE(mqs.AttachTable(uint64_t{1} << 50, tables_[0]->groups,
                               tables_[0]->file.get(), nullptr, 1)
                   .IsInvalidArgument());
-  EXPECT_FALSE(mqs.HasFilterGroups(uint64_t{1} << 50));
+  EXPECT_FALSE(mqs.layer()->HasFilterGroups(uint64_t{1} << 50));
   EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).attached_tables);
   // A table without filter groups registers as such: screens send Gets to
   // the table itself.
   EXPECT_TRUE(mqs.AttachTable(1, nullptr, nullptr, nullptr, 1).ok());
-  EXPECT_FALSE(mqs.HasFilterGroups(1));
-  EXPECT_EQ(MQSchedule::Screening::kNoFilter,
-            mqs.Screen(1, Slice("k"), 0).verdict);
-  EXPECT_EQ(MQSchedule::Screening::kUnknown,
-            mqs.Screen(2, Slice("k"), 0).verdict);
+  EXPECT_FALSE(mqs.layer()->HasFilterGroups(1));
+  EXPECT_EQ(FilterLayer::Screening::kNoFilter,
+            mqs.layer()->Screen(1, Slice("k"), 0).verdict);
+  EXPECT_EQ(FilterLayer::Screening::kUnknown,
+            mqs.layer()->Screen(2, Slice("k"), 0).verdict);
   EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).attached_tables);
   // Unknown segments are ignored.
-  mqs.RecordAccess(Seg(5, 0), true);
+  mqs.layer()->RecordAccess(Seg(5, 0), true);
   MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(&mqs).records);
   EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).unit_loads);
@@ -798,11 +798,11 @@ TEST_F(MQScheduleTest, SeedsServeFilesNotOpenedYet) {
 
 TEST_F(MQScheduleTest, RestoredClockOnlyMovesForward) {
   MQSchedule mqs(Opts(uint64_t{1} << 20, 0, false));
-  mqs.RestoreClock(1000);
-  EXPECT_EQ(1000u, mqs.Now());
-  mqs.RestoreClock(10);
-  EXPECT_EQ(1000u, mqs.Now());
-  EXPECT_EQ(1001u, mqs.Tick());
+  mqs.layer()->RestoreClock(1000);
+  EXPECT_EQ(1000u, mqs.layer()->Now());
+  mqs.layer()->RestoreClock(10);
+  EXPECT_EQ(1000u, mqs.layer()->Now());
+  EXPECT_EQ(1001u, mqs.layer()->Tick());
 }
 
 }  // namespace
