@@ -223,11 +223,7 @@ int MQSchedule::TargetUnitsLocked(SegmentId id) const {
   return it == deficits_.end() ? units : std::max(units, it->second);
 }
 
-void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
-  if (!topup_pending_) return;
-  topup_pending_ = false;
-  if (deficits_.empty()) return;
-
+std::vector<MQSchedule::SegmentId> MQSchedule::TopUpOrderLocked() const {
   // Hottest first: free memory is best spent where probes miss most.
   std::vector<std::pair<SegmentId, MultiQueue::Hotness>> order;
   order.reserve(deficits_.size());
@@ -244,14 +240,24 @@ void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
     }
     return a.first < b.first;
   });
+  std::vector<SegmentId> ids;
+  ids.reserve(order.size());
+  for (const auto& entry : order) ids.push_back(entry.first);
+  return ids;
+}
 
+void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
+  if (!topup_pending_) return;
+  topup_pending_ = false;
+  if (deficits_.empty()) return;
+
+  const std::vector<SegmentId> order = TopUpOrderLocked();
   const uint64_t now = layer_.Now();
   bool retry = false;
   bool progress = true;
   while (progress) {
     progress = false;
-    for (const auto& entry : order) {
-      const SegmentId id = entry.first;
+    for (const SegmentId id : order) {
       auto deficit = deficits_.find(id);
       if (deficit == deficits_.end()) continue;
       const FileRecord* table =
@@ -286,139 +292,6 @@ void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
   if (retry) topup_pending_ = true;
 }
 
-MQSchedule::LoadCheck MQSchedule::CheckLoadLocked(
-    uint64_t file_number, const TableFilterGroups* groups, SegmentId id,
-    int unit) {
-  const FileRecord* table = registry_.FindHolding(file_number, groups);
-  if (table == nullptr) return kSkipLoad;
-  const uint32_t seg = MultiQueue::SegmentIndexOf(id);
-  const int reserved = mq_.UnitsLoaded(id);
-  const int installed = groups->LoadedCount(seg);
-  if (unit >= reserved || installed > unit) {
-    // The reservation was taken back (eviction), or another load already
-    // installed this unit under it.
-    return kSkipLoad;
-  }
-  if (installed < unit || unit >= table->unit_limit[seg]) {
-    // A lower unit is missing (its load failed or runs elsewhere), or the
-    // table cannot provide this unit: give the reservation back.
-    mq_.AbortLoad(id, unit);
-    return kSkipLoad;
-  }
-  return kDoLoad;
-}
-
-void MQSchedule::ExecuteLoads(const std::vector<Load>& loads) {
-  // Consecutive loads of one file share one open handle.
-  uint64_t open_number = 0;
-  std::unique_ptr<RandomAccessFile> file;
-  Status open_status;
-  for (const Load& load : loads) {
-    const uint64_t number = MultiQueue::FileNumberOf(load.id);
-    std::shared_ptr<TableFilterGroups> groups;
-    {
-      MutexLock l(&mu_);
-      const FileRecord* table = registry_.FindAttached(number);
-      if (table == nullptr) {
-        EndLoadLocked(number, nullptr);
-        continue;
-      }
-      groups = table->groups;
-    }
-    if (file == nullptr || open_number != number) {
-      open_number = number;
-      open_status = OpenForLoads(number, &file);
-    }
-    LoadUnit(number, groups, file.get(), open_status, load,
-             /*count_busy=*/true);
-  }
-}
-
-Status MQSchedule::OpenForLoads(uint64_t file_number,
-                                std::unique_ptr<RandomAccessFile>* file) {
-  file->reset();
-  if (options_.opener == nullptr) {
-    return Status::NotSupported("no way to open table files");
-  }
-  Status s = options_.opener->OpenFile(file_number, file);
-  if (s.ok() && *file == nullptr)
-    s = Status::IOError("table file did not open");
-  return s;
-}
-
-void MQSchedule::LoadUnit(uint64_t file_number,
-                          const std::shared_ptr<TableFilterGroups>& groups,
-                          RandomAccessFile* file, const Status& open_status,
-                          const Load& load, bool count_busy) {
-  {
-    MutexLock l(&mu_);
-    if (CheckLoadLocked(file_number, groups.get(), load.id, load.unit) !=
-        kDoLoad) {
-      EndLoadLocked(file_number, nullptr);
-      return;
-    }
-    if (count_busy) registry_.BeginLoad(file_number, groups.get());
-  }
-  UnitBuffer buffer;
-  const Status s =
-      open_status.ok()
-          ? groups->ReadUnit(file, MultiQueue::SegmentIndexOf(load.id),
-                             load.unit, &buffer)
-          : open_status;
-  MutexLock l(&mu_);
-  FinishLoadLocked(file_number, groups.get(), load.id, load.unit, s, &buffer);
-  EndLoadLocked(file_number, count_busy ? groups.get() : nullptr);
-}
-
-void MQSchedule::EndLoadLocked(uint64_t file_number,
-                               const TableFilterGroups* groups) {
-  if (groups != nullptr) registry_.EndLoad(file_number, groups);
-  --loads_outstanding_;
-  loads_done_.SignalAll();
-}
-
-void MQSchedule::FinishLoadLocked(uint64_t file_number,
-                                  const TableFilterGroups* read_into,
-                                  SegmentId id, int unit,
-                                  const Status& read_status, UnitBuffer* buffer,
-                                  bool log_failure) {
-  const FileRecord* table = registry_.FindHolding(file_number, read_into);
-  // Unregistered while reading: the MultiQueue no longer holds this
-  // reservation for `read_into`.
-  if (table == nullptr) return;
-  TableFilterGroups* groups = table->groups.get();
-  const uint32_t seg = MultiQueue::SegmentIndexOf(id);
-  const int reserved = mq_.UnitsLoaded(id);
-  const int installed = groups->LoadedCount(seg);
-
-  if (read_status.ok()) {
-    const uint64_t bytes = buffer->size;
-    if (installed == unit && unit < reserved &&
-        groups->InstallUnit(seg, unit, buffer, layer_.epoch())) {
-      installed_bytes_ += bytes;
-      AddStat(&IoStats::unit_loads, 1);
-      AddStat(&IoStats::unit_load_bytes, bytes);
-    } else if (installed < unit && unit < reserved) {
-      mq_.AbortLoad(id, unit);
-    }
-    return;
-  }
-
-  AddStat(&IoStats::unit_load_failures, 1);
-  if (log_failure) {
-    Log(options_.info_log,
-        "ElasticBF: cannot load filter unit %d of segment %u of table "
-        "%06" PRIu64 " (the segment keeps %d units): %s",
-        unit, seg, file_number, std::max(installed, 0),
-        read_status.ToString().c_str());
-  }
-  if (installed > unit) return;  // another read of this unit succeeded
-  // Do not retry a unit that failed, nor any unit above it, while this
-  // file stays registered.
-  registry_.LowerUnitLimit(file_number, seg, unit);
-  if (unit < reserved) mq_.AbortLoad(id, unit);
-}
-
 void MQSchedule::DropVictimsLocked(
     const std::vector<MultiQueue::Victim>& victims) {
   for (const MultiQueue::Victim& v : victims) {
@@ -445,31 +318,33 @@ uint64_t MQSchedule::BudgetKeysLocked() const {
   return keys;
 }
 
-uint64_t MQSchedule::BudgetForKeys(uint64_t keys) const {
-  uint64_t budget = options_.elastic.memory_budget_bytes;
-  if (budget == 0) {
-    const double bytes =
-        options_.elastic.memory_bits_per_key * static_cast<double>(keys) / 8;
+MQSchedule::Budget MQSchedule::ComputeBudgetLocked(uint64_t extra_keys) const {
+  Budget budget;
+  budget.total = options_.elastic.memory_budget_bytes;
+  if (budget.total == 0) {
+    const double keys = static_cast<double>(BudgetKeysLocked() + extra_keys);
+    const double bytes = options_.elastic.memory_bits_per_key * keys / 8;
     // Converting a double at or past 2^64 is undefined: such a budget
     // saturates (in effect unlimited).
     constexpr double kTwoTo64 = 18446744073709551616.0;
     if (bytes >= kTwoTo64) {
-      budget = ~uint64_t{0};
+      budget.total = ~uint64_t{0};
     } else {
-      budget = bytes > 0 ? static_cast<uint64_t>(bytes) : 0;
+      budget.total = bytes > 0 ? static_cast<uint64_t>(bytes) : 0;
     }
   }
+  // Locators come first: without one a table's units cannot be used.
+  budget.units =
+      budget.total > locator_bytes_ ? budget.total - locator_bytes_ : 0;
   return budget;
 }
 
 void MQSchedule::UpdateBudgetLocked() {
-  const uint64_t budget = BudgetForKeys(BudgetKeysLocked());
-  budget_bytes_ = budget;
-  // Locators come first: without one a table's units cannot be used.
-  const uint64_t units = budget > locator_bytes_ ? budget - locator_bytes_ : 0;
-  if (units == mq_.budget_bytes()) return;
-  if (units > mq_.budget_bytes()) topup_pending_ = true;
-  DropVictimsLocked(mq_.SetBudget(units, layer_.Now()));
+  const Budget budget = ComputeBudgetLocked(0);
+  budget_bytes_ = budget.total;
+  if (budget.units == mq_.budget_bytes()) return;
+  if (budget.units > mq_.budget_bytes()) topup_pending_ = true;
+  DropVictimsLocked(mq_.SetBudget(budget.units, layer_.Now()));
 }
 
 void MQSchedule::DetachLocked(uint64_t file_number, TableFilterGroups* groups) {
@@ -594,8 +469,7 @@ bool MQSchedule::LocatorFitsLocked(uint64_t file_number,
   const bool pending =
       registry_.live_set_reported() && !registry_.Find(file_number)->live;
   const uint64_t keys = groups->index().total_keys();
-  if (locator_bytes_ <=
-      BudgetForKeys(BudgetKeysLocked() + (pending ? keys : 0))) {
+  if (locator_bytes_ <= ComputeBudgetLocked(pending ? keys : 0).total) {
     return true;
   }
   // No room even for the locator: the table is read without filters.
@@ -645,66 +519,6 @@ std::vector<std::vector<uint32_t>> MQSchedule::PlanInitialUnitsLocked(
     rounds.push_back(std::move(round));
   }
   return rounds;
-}
-
-void MQSchedule::LoadInitialUnits(
-    uint64_t file_number, const std::shared_ptr<TableFilterGroups>& groups,
-    RandomAccessFile* file, const std::vector<std::vector<uint32_t>>& rounds) {
-  std::unique_ptr<RandomAccessFile> own_file;
-  Status open_status;
-  if (file == nullptr) {
-    open_status = OpenForLoads(file_number, &own_file);
-    file = own_file.get();
-  }
-  const uint32_t count = groups->num_segments();
-  for (size_t u = 0; u < rounds.size(); ++u) {
-    const int unit = static_cast<int>(u);
-    if (rounds[u].size() == count) {
-      // Every segment wants this unit: one sequential read of the region.
-      LoadRegion(file_number, groups, file, open_status, unit);
-      continue;
-    }
-    for (uint32_t s : rounds[u]) {
-      LoadUnit(file_number, groups, file, open_status,
-               Load{MultiQueue::MakeSegmentId(file_number, s), unit},
-               /*count_busy=*/false);  // busy for the whole attach
-    }
-  }
-  MutexLock l(&mu_);
-  registry_.EndLoad(file_number, groups.get());
-  loads_done_.SignalAll();
-}
-
-void MQSchedule::LoadRegion(uint64_t file_number,
-                            const std::shared_ptr<TableFilterGroups>& groups,
-                            RandomAccessFile* file, const Status& open_status,
-                            int unit) {
-  const uint32_t count = groups->num_segments();
-  std::vector<UnitBuffer> buffers;
-  std::vector<Status> statuses;
-  const Status region =
-      open_status.ok() ? groups->ReadUnitRegion(file, unit, &buffers, &statuses)
-                       : open_status;
-  if (!open_status.ok()) {
-    buffers.resize(count);
-    statuses.assign(count, open_status);
-  }
-  if (!region.ok()) {
-    // One report for the whole region rather than one per segment.
-    Log(options_.info_log,
-        "ElasticBF: cannot read filter unit %d of table %06" PRIu64
-        " (%u segments keep fewer units): %s",
-        unit, file_number, count, region.ToString().c_str());
-  }
-  MutexLock l(&mu_);
-  ++region_reads_;
-  for (uint32_t s = 0; s < count; ++s) {
-    FinishLoadLocked(file_number, groups.get(),
-                     MultiQueue::MakeSegmentId(file_number, s), unit,
-                     statuses[s], &buffers[s], /*log_failure=*/region.ok());
-    --loads_outstanding_;
-  }
-  loads_done_.SignalAll();
 }
 
 bool MQSchedule::SegmentBounds(uint64_t file_number,
@@ -786,118 +600,6 @@ bool MQSchedule::RetireLocked(uint64_t file_number) {
   if (!registry_.Retire(file_number, &groups)) return false;
   if (groups != nullptr) unpublished_.push_back(std::move(groups));
   return true;
-}
-
-MQSchedule::Stats MQSchedule::GetStats() const {
-  MutexLock l(&mu_);
-  Stats st;
-  st.mq = mq_.GetStats();
-  st.installed_bytes = installed_bytes_;
-  registry_.ForEachRegistered([&st](uint64_t, const FileRecord& record) {
-    if (record.groups != nullptr) ++st.attached_tables;
-  });
-  st.attached_keys = attached_keys_;
-  st.locator_bytes = locator_bytes_;
-  st.budget_bytes = budget_bytes_;
-  st.budget_keys = BudgetKeysLocked();
-  st.records = records_;
-  st.ring_drops = layer_.ring_drops();
-  st.unit_loads = stats_->unit_loads.load(std::memory_order_relaxed);
-  st.unit_load_bytes = stats_->unit_load_bytes.load(std::memory_order_relaxed);
-  st.unit_load_failures =
-      stats_->unit_load_failures.load(std::memory_order_relaxed);
-  st.region_reads = region_reads_;
-  st.unit_evictions = stats_->unit_evictions.load(std::memory_order_relaxed);
-  return st;
-}
-
-std::string MQSchedule::StatsString() const {
-  const Stats st = GetStats();
-  std::string out;
-  char buf[256];
-  auto line = [&out, &buf](int n) {
-    if (n > 0) out.append(buf, std::min<size_t>(n, sizeof(buf) - 1));
-  };
-  // Scalars first, one "name: value" per line, so that tools can parse them.
-  auto counter = [&line, &buf](const char* name, uint64_t value) {
-    line(std::snprintf(buf, sizeof(buf), "%s: %" PRIu64 "\n", name, value));
-  };
-  const uint64_t used = st.installed_bytes + st.locator_bytes;
-  const double per_key = st.budget_keys == 0
-                             ? 0.0
-                             : 8.0 * static_cast<double>(used) / st.budget_keys;
-  // memory_*: units and locators together; unit_*: units alone.
-  counter("memory_used_bytes", used);
-  counter("memory_budget_bytes", st.budget_bytes);
-  counter("unit_bytes", st.installed_bytes);
-  counter("unit_budget_bytes", st.mq.budget_bytes);
-  counter("memory_reserved_bytes", st.mq.used_bytes);
-  line(std::snprintf(buf, sizeof(buf), "memory_bits_per_key: %.2f\n", per_key));
-  // The unit shape new tables are written with (resolved when automatic).
-  counter("bits_per_unit",
-          static_cast<uint64_t>(options_.elastic.bits_per_unit));
-  counter("units_per_segment",
-          static_cast<uint64_t>(options_.elastic.units_per_segment));
-  counter("tables_attached", st.attached_tables);
-  counter("keys_attached", st.attached_keys);
-  counter("segment_locator_bytes", st.locator_bytes);
-  counter("keys_live", st.budget_keys);
-  counter("segments_attached", st.mq.attached_segments);
-  counter("segments_closed", st.mq.detached_segments);
-  counter("lifetime", st.mq.lifetime);
-  counter("clock", layer_.Now());
-  counter("unit_loads", st.unit_loads);
-  counter("unit_load_bytes", st.unit_load_bytes);
-  counter("unit_load_failures", st.unit_load_failures);
-  counter("region_reads", st.region_reads);
-  counter("aborted_loads", st.mq.aborted_loads);
-  counter("unit_evictions", st.unit_evictions);
-  counter("adjustments", st.mq.adjustments);
-  counter("swaps", st.mq.swaps);
-  counter("rejected_no_victims", st.mq.rejected_no_victims);
-  counter("rejected_no_gain", st.mq.rejected_no_gain);
-  line(std::snprintf(buf, sizeof(buf), "expected_extra_io: %.1f\n",
-                     st.mq.expected_extra_io));
-  counter("access_records", st.records);
-  counter("ring_drops", st.ring_drops);
-
-  // Histograms: how many segments hold k units, overall and per LSM level.
-  out.append("segments by units loaded:");
-  for (size_t k = 0; k < st.mq.segments_per_queue.size(); ++k) {
-    line(std::snprintf(buf, sizeof(buf), " %zu:%" PRIu64, k,
-                       st.mq.segments_per_queue[k]));
-  }
-  out.append("\n");
-  out.append("units loaded per LSM level (k:segments with k units):\n");
-  for (size_t level = 0; level < st.mq.segments_by_level.size(); ++level) {
-    const std::vector<uint64_t>& hist = st.mq.segments_by_level[level];
-    uint64_t segments = 0;
-    uint64_t units = 0;
-    for (size_t k = 0; k < hist.size(); ++k) {
-      segments += hist[k];
-      units += k * hist[k];
-    }
-    if (segments == 0) continue;  // levels without open elastic tables
-    line(std::snprintf(buf, sizeof(buf), "  level %zu: %" PRIu64 " units;",
-                       level, units));
-    for (size_t k = 0; k < hist.size(); ++k) {
-      line(std::snprintf(buf, sizeof(buf), " %zu:%" PRIu64, k, hist[k]));
-    }
-    out.append("\n");
-  }
-
-  // A one-paragraph summary for people.
-  line(std::snprintf(buf, sizeof(buf),
-                     "summary: %" PRIu64 " bytes in loaded units and %" PRIu64
-                     " in locators (%.2f bits per key), %" PRIu64
-                     " reserved, budget %" PRIu64 "\n",
-                     st.installed_bytes, st.locator_bytes, per_key,
-                     st.mq.used_bytes, st.budget_bytes));
-  line(std::snprintf(buf, sizeof(buf),
-                     "  E[extra I/O]: %.1f; access records: %" PRIu64
-                     " processed, %" PRIu64 " dropped\n",
-                     st.mq.expected_extra_io, st.records, st.ring_drops));
-  return out;
 }
 
 void MQSchedule::GetMemory(uint64_t* installed_bytes,

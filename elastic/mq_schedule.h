@@ -289,10 +289,18 @@ class MQSchedule {
   // than sitting idle, and compaction outputs inherit the target.
   void DropVictimsLocked(const std::vector<MultiQueue::Victim>& victims)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Recomputes the budget from the attached keys and evicts down to it.
+  // The memory budget, the one place it is computed.
+  struct Budget {
+    uint64_t total = 0;  // units and locators together
+    uint64_t units = 0;  // what the registered tables' locators leave
+  };
+  // The budget for the live keys plus `extra_keys` (a table registering
+  // before its version is reported brings its keys' share).
+  Budget ComputeBudgetLocked(uint64_t extra_keys) const
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Applies ComputeBudgetLocked(0): records it and hands the units' part to
+  // the MultiQueue, which evicts down to it.
   void UpdateBudgetLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // The budget of units and locators for `keys` live keys.
-  uint64_t BudgetForKeys(uint64_t keys) const;
   // The keys memory_bits_per_key applies to (see Stats::budget_keys).
   uint64_t BudgetKeysLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Records a file's level and retags its known segments.
@@ -313,6 +321,9 @@ class MQSchedule {
   // target, from free memory only, hottest first, one unit per segment per
   // round; appends the loads.
   void PlanTopUpsLocked(std::vector<Load>* loads) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The segments below their target, hottest first (most absent probes,
+  // then most accesses, then lowest id).
+  std::vector<SegmentId> TopUpOrderLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The units a segment of an attached table should be counted with: the
   // units it holds, or its pending target if larger.
   int TargetUnitsLocked(SegmentId id) const EXCLUSIVE_LOCKS_REQUIRED(mu_);
