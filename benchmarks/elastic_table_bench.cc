@@ -186,7 +186,7 @@ class Setup {
     ctx.key_hash = KeyHash64(user.data(), user.size());
     ctx.stats = &stats_;
     Probe probe{Slice(user), &ctx, false};
-    if (mqs_ != nullptr) mqs_->Tick();
+    if (mqs_ != nullptr) mqs_->layer()->Tick();
     cache_->Get(read_options_, 1, size_, lookup, &probe, &Handle, &ctx);
     return probe.found;
   }

@@ -74,10 +74,10 @@ SequenceNumber SnapshotSequence(const Snapshot* snapshot) {
 
 // ElasticBF's manager when the (sanitized) filter policy is elastic, else
 // null. Its unit-load failures go to the DB's info log and its counters to
-// the DB's io-stats; it opens the DB's table files to load units.
-MQSchedule* NewElasticSchedule(
-    const std::string& dbname, const Options& sanitized, IoStats* stats,
-    std::function<void(uint64_t, uint64_t)> register_file) {
+// the DB's io-stats; it opens the DB's table files to load units and to
+// register, in the background, the live files no Get has opened yet.
+MQSchedule* NewElasticSchedule(const std::string& dbname,
+                               const Options& sanitized, IoStats* stats) {
   const ElasticFilterPolicy* policy =
       AsElasticPolicy(sanitized.filter_policy, nullptr);
   if (policy == nullptr) return nullptr;
@@ -85,15 +85,8 @@ MQSchedule* NewElasticSchedule(
   mq_options.elastic = policy->options();
   mq_options.info_log = sanitized.info_log;
   mq_options.stats = stats;
-  Env* env = sanitized.env;
-  mq_options.open_table_file =
-      [env, dbname](uint64_t number, std::unique_ptr<RandomAccessFile>* file) {
-        RandomAccessFile* opened = nullptr;
-        Status s = OpenTableFile(env, dbname, number, &opened);
-        file->reset(opened);
-        return s;
-      };
-  mq_options.register_file = std::move(register_file);
+  mq_options.opener = std::make_shared<DBTableOpener>(dbname, sanitized);
+  mq_options.register_live_files = true;
   return new MQSchedule(mq_options);
 }
 
@@ -189,13 +182,9 @@ DBImpl::DBImpl(const Options& raw_options, const std::string& dbname,
       owns_info_log_(options_.info_log != raw_options.info_log),
       owns_cache_(options_.block_cache != raw_options.block_cache),
       dbname_(dbname),
-      // Files recovered at open register in the background, through the
-      // table cache (created below; the filter layer calls it only once
-      // the recovered version reports its files).
-      elastic_(NewElasticSchedule(dbname_, options_, &io_stats_,
-                                  [this](uint64_t number, uint64_t size) {
-                                    table_cache_->RegisterFile(number, size);
-                                  })),
+      // Files recovered at open register in the background once the
+      // recovered version reports them.
+      elastic_(NewElasticSchedule(dbname_, options_, &io_stats_)),
       table_cache_(new TableCache(dbname_, options_, TableCacheSize(options_),
                                   elastic_)),
       db_lock_(nullptr),
@@ -243,8 +232,8 @@ DBImpl::~DBImpl() {
   delete log_;
   delete logfile_;
   delete prev_logfile_;
-  // The MQSchedule's thread registers files through the table cache: stop
-  // it first. Tables hold blocks of the block cache: close them before the
+  // The MQSchedule's thread reads table files: stop it first. Tables hold
+  // blocks of the block cache: close them before the
   // cache. Both log to the info log, which goes last.
   delete elastic_;
   delete table_cache_;
@@ -1069,7 +1058,7 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
   TableReadContext ctx;
   ctx.stats = &io_stats_;
   if (elastic_ != nullptr) {
-    elastic_->Tick();  // logical time counts every Get
+    elastic_->layer()->Tick();  // logical time counts every Get
     ctx.key_hash = KeyHash64(key.data(), key.size());
   }
 

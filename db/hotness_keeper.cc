@@ -106,14 +106,14 @@ HotnessKeeper::HotnessPtr HotnessKeeper::CurrentHotness(
 void HotnessKeeper::Start() {
   mu_->AssertHeld();
   if (!active_) return;
-  next_clock_ = elastic_->Now() + interval_;
+  next_clock_ = elastic_->layer()->Now() + interval_;
   manifest_number_ = versions_->ManifestFileNumber();
   manifest_base_ = ManifestSize();
 }
 
 bool HotnessKeeper::CheckpointDue() const {
   mu_->AssertHeld();
-  return active_ && elastic_->Now() >= next_clock_;
+  return active_ && elastic_->layer()->Now() >= next_clock_;
 }
 
 void HotnessKeeper::CollectChanges(VersionEdit* edit) const {
@@ -127,7 +127,7 @@ void HotnessKeeper::CollectChanges(VersionEdit* edit) const {
                            std::make_shared<const InheritedHotness>(hotness));
     }
   }
-  const uint64_t now = elastic_->Now();
+  const uint64_t now = elastic_->layer()->Now();
   if (now != versions_->elastic_clock()) edit->SetElasticClock(now);
 }
 
@@ -135,7 +135,7 @@ Status HotnessKeeper::Checkpoint(bool* new_manifest) {
   mu_->AssertHeld();
   *new_manifest = false;
   if (!active_) return Status::OK();
-  next_clock_ = elastic_->Now() + interval_;
+  next_clock_ = elastic_->layer()->Now() + interval_;
 
   VersionEdit edit;
   CollectChanges(&edit);
@@ -185,7 +185,7 @@ uint64_t HotnessKeeper::ManifestSize() const {
 void HotnessKeeper::SetInterval(uint64_t gets) {
   mu_->AssertHeld();
   interval_ = gets;
-  if (active_) next_clock_ = elastic_->Now() + gets;
+  if (active_) next_clock_ = elastic_->layer()->Now() + gets;
 }
 
 uint64_t HotnessKeeper::checkpoints() const {

@@ -54,17 +54,13 @@ struct FileNumberKey {
 
 }  // namespace
 
-TableCache::TableCache(const std::string& dbname, const Options& options,
-                       int entries, MQSchedule* elastic)
+DBTableOpener::DBTableOpener(const std::string& dbname, const Options& options)
     : env_(options.env),
       dbname_(dbname),
       options_(options),
-      filter_setup_(ResolveTableFilter(options.filter_policy)),
-      cache_(NewLRUCache(entries)),
-      elastic_(elastic) {
-  const ElasticFilterPolicy* policy = filter_setup_.elastic;
-  keys_are_internal_ = policy != nullptr && filter_setup_.internal_keys;
-  if (policy != nullptr) initial_units_ = policy->options().initial_units;
+      filter_setup_(ResolveTableFilter(options.filter_policy)) {
+  keys_are_internal_ =
+      filter_setup_.elastic != nullptr && filter_setup_.internal_keys;
   // Segment locators may compare key prefixes as integers when user keys
   // are ordered bytewise.
   const Comparator* user_order = options.comparator;
@@ -74,6 +70,48 @@ TableCache::TableCache(const std::string& dbname, const Options& options,
     user_order = internal == nullptr ? nullptr : internal->user_comparator();
   }
   bytewise_keys_ = user_order == BytewiseComparator();
+}
+
+Status DBTableOpener::OpenFile(uint64_t file_number,
+                               std::unique_ptr<RandomAccessFile>* file) {
+  RandomAccessFile* opened = nullptr;
+  Status s = OpenTableFile(env_, dbname_, file_number, &opened);
+  file->reset(opened);
+  return s;
+}
+
+Status DBTableOpener::OpenFilterGroups(
+    uint64_t file_number, uint64_t file_size,
+    std::unique_ptr<RandomAccessFile>* file,
+    std::shared_ptr<TableFilterGroups>* groups) {
+  groups->reset();
+  Status s = OpenFile(file_number, file);
+  TableState state;
+  if (s.ok()) {
+    s = OpenTableState(options_, filter_setup_, file->get(), file_size, &state);
+  }
+  if (!s.ok()) return s;
+  PrepareGroups(state.groups.get());
+  *groups = std::shared_ptr<TableFilterGroups>(std::move(state.groups));
+  return s;
+}
+
+void DBTableOpener::PrepareGroups(TableFilterGroups* groups) const {
+  if (groups != nullptr && bytewise_keys_) {
+    groups->mutable_locator()->UseOrderPrefixes(keys_are_internal_);
+  }
+}
+
+TableCache::TableCache(const std::string& dbname, const Options& options,
+                       int entries, MQSchedule* elastic)
+    : env_(options.env),
+      dbname_(dbname),
+      options_(options),
+      opener_(dbname, options),
+      cache_(NewLRUCache(entries)),
+      elastic_(elastic) {
+  const ElasticFilterPolicy* policy = opener_.filter_setup().elastic;
+  if (policy != nullptr) initial_units_ = policy->options().initial_units;
 }
 
 TableCache::~TableCache() { delete cache_; }
@@ -113,9 +151,10 @@ Status TableCache::FindTable(uint64_t file_number, uint64_t file_size,
     // The filter layer keeps the groups of a registered file: reopening
     // its table reads no filter metadata.
     const bool screened =
-        elastic_ != nullptr && elastic_->HasFilterGroups(file_number);
+        elastic_ != nullptr && elastic_->layer()->HasFilterGroups(file_number);
     std::unique_ptr<Table::Rep> rep(new Table::Rep);
-    s = OpenTableState(options_, screened ? TableFilterSetup() : filter_setup_,
+    s = OpenTableState(options_,
+                       screened ? TableFilterSetup() : opener_.filter_setup(),
                        file, file_size, rep.get());
     if (s.ok()) table = new Table(rep.release());
   }
@@ -147,9 +186,7 @@ void TableCache::Register(uint64_t file_number, TableState* state) {
   // The filter layer takes the table's filter groups (if it has any) and
   // keeps them while the file is live. Without them the table is still
   // fully usable.
-  if (state->groups != nullptr && bytewise_keys_) {
-    state->groups->mutable_locator()->UseOrderPrefixes(keys_are_internal_);
-  }
+  opener_.PrepareGroups(state->groups.get());
   Status attach = elastic_->AttachTable(
       file_number, std::shared_ptr<TableFilterGroups>(std::move(state->groups)),
       state->file, nullptr, initial_units_);
@@ -158,25 +195,6 @@ void TableCache::Register(uint64_t file_number, TableState* state) {
         static_cast<unsigned long long>(file_number),
         attach.ToString().c_str());
   }
-}
-
-void TableCache::RegisterFile(uint64_t file_number, uint64_t file_size) {
-  if (elastic_ == nullptr || elastic_->HasFilterGroups(file_number)) return;
-  RandomAccessFile* file = nullptr;
-  Status s = OpenTableFile(env_, dbname_, file_number, &file);
-  std::unique_ptr<RandomAccessFile> owned(file);
-  TableState state;
-  if (s.ok()) {
-    s = OpenTableState(options_, filter_setup_, file, file_size, &state);
-  }
-  if (!s.ok()) {
-    // Not fatal: the first Get that needs the table opens it again and
-    // reports what is wrong.
-    Log(options_.info_log, "ElasticBF: table %llu not registered at open: %s",
-        static_cast<unsigned long long>(file_number), s.ToString().c_str());
-    return;
-  }
-  Register(file_number, &state);
 }
 
 Iterator* TableCache::NewScanIterator(const ReadOptions& options,
@@ -211,16 +229,16 @@ Iterator* TableCache::NewIterator(const ReadOptions& options,
   return iter;
 }
 
-MQSchedule::Screening TableCache::ScreenUnregistered(uint64_t file_number,
-                                                     uint64_t file_size,
-                                                     const Slice& k,
-                                                     uint64_t key_hash) {
+FilterLayer::Screening TableCache::ScreenUnregistered(uint64_t file_number,
+                                                      uint64_t file_size,
+                                                      const Slice& k,
+                                                      uint64_t key_hash) {
   // Never opened: opening the table registers it with the filter layer.
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
-  if (!s.ok()) return MQSchedule::Screening();  // the Get's open reports it
+  if (!s.ok()) return FilterLayer::Screening();  // the Get's open reports it
   cache_->Release(handle);
-  return elastic_->Screen(file_number, k, key_hash);
+  return elastic_->layer()->Screen(file_number, k, key_hash);
 }
 
 Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
@@ -229,10 +247,10 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
                        TableReadContext* ctx) {
   ctx->ResetProbe();
   IoStats* const stats = ctx->stats;
-  using Screening = MQSchedule::Screening;
+  using Screening = FilterLayer::Screening;
   Screening screening;
   if (elastic_ != nullptr) {
-    screening = elastic_->Screen(file_number, k, ctx->key_hash);
+    screening = elastic_->layer()->Screen(file_number, k, ctx->key_hash);
     if (screening.verdict == Screening::kUnknown) {
       screening = ScreenUnregistered(file_number, file_size, k, ctx->key_hash);
     }
@@ -244,7 +262,7 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
       ctx->filter_rejected = true;
       Count(stats, &IoStats::filter_checks);
       Count(stats, &IoStats::filter_rejections);
-      elastic_->RecordAccess(screening.segment, /*absent=*/true);
+      elastic_->layer()->RecordAccess(screening.segment, /*absent=*/true);
       return Status::OK();
     }
   }
@@ -278,7 +296,7 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
     }
   }
   if (screening.verdict == Screening::kMayMatch && s.ok()) {
-    elastic_->RecordAccess(screening.segment, !ctx->key_matched);
+    elastic_->layer()->RecordAccess(screening.segment, !ctx->key_matched);
   }
   return s;
 }

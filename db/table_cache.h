@@ -4,10 +4,12 @@
 #define STORAGE_LEVELDB_DB_TABLE_CACHE_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "elastic/mq_schedule.h"
+#include "elastic/table_file_opener.h"
 #include "leveldb/cache.h"
 #include "leveldb/options.h"
 #include "leveldb/slice.h"
@@ -30,6 +32,34 @@ struct TableState;
 // of old releases). A missing file is Corruption: the version lists it.
 Status OpenTableFile(Env* env, const std::string& dbname, uint64_t file_number,
                      RandomAccessFile** file);
+
+// The filter layer's way to the table files of database `dbname`: opens
+// them (for unit reads) and reads their filter groups (to register files
+// no Get has opened yet). `options` must outlive it.
+class DBTableOpener : public TableFileOpener {
+ public:
+  DBTableOpener(const std::string& dbname, const Options& options);
+
+  Status OpenFile(uint64_t file_number,
+                  std::unique_ptr<RandomAccessFile>* file) override;
+  Status OpenFilterGroups(uint64_t file_number, uint64_t file_size,
+                          std::unique_ptr<RandomAccessFile>* file,
+                          std::shared_ptr<TableFilterGroups>* groups) override;
+
+  // Readies a table's just-read filter groups (may be null) for screening.
+  void PrepareGroups(TableFilterGroups* groups) const;
+
+  // How the database's tables are filtered.
+  const TableFilterSetup& filter_setup() const { return filter_setup_; }
+
+ private:
+  Env* const env_;
+  const std::string dbname_;
+  const Options& options_;
+  const TableFilterSetup filter_setup_;  // of options_.filter_policy
+  bool keys_are_internal_ = false;       // lookup keys carry an 8-byte suffix
+  bool bytewise_keys_ = false;           // user keys ordered bytewise
+};
 
 class TableCache {
  public:
@@ -81,13 +111,9 @@ class TableCache {
                              std::vector<SegmentKeyRange>* ranges);
 
   // How the database's tables are filtered, for building them.
-  const TableFilterSetup& filter_setup() const { return filter_setup_; }
-
-  // ElasticBF: registers file_number with the filter layer (its filter
-  // groups and first units) without keeping the file open or cached; the
-  // filter layer's background thread calls it for live files no Get has
-  // opened yet. Does nothing for a registered file; errors are logged.
-  void RegisterFile(uint64_t file_number, uint64_t file_size);
+  const TableFilterSetup& filter_setup() const {
+    return opener_.filter_setup();
+  }
 
   // Drops the cached Table of file_number (used once the file is deleted);
   // ElasticBF forgets the file's segments and hotness too.
@@ -103,17 +129,15 @@ class TableCache {
 
   // Registers a file the filter layer does not know yet by opening its
   // table, then asks the filter layer about key k in it.
-  MQSchedule::Screening ScreenUnregistered(uint64_t file_number,
-                                           uint64_t file_size, const Slice& k,
-                                           uint64_t key_hash);
+  FilterLayer::Screening ScreenUnregistered(uint64_t file_number,
+                                            uint64_t file_size, const Slice& k,
+                                            uint64_t key_hash);
 
   Env* const env_;
   const std::string dbname_;
   const Options& options_;
-  const TableFilterSetup filter_setup_;  // of options_.filter_policy
-  bool keys_are_internal_ = false;       // lookup keys carry an 8-byte suffix
+  const DBTableOpener opener_;  // for its filter setup and PrepareGroups
   int initial_units_ = 0;       // ElasticBF units a newly registered file loads
-  bool bytewise_keys_ = false;  // user keys ordered bytewise
   Cache* cache_;
   MQSchedule* const elastic_;
   // Makes "look up, else insert" atomic, so concurrent misses on one file

@@ -790,6 +790,7 @@ VersionSet::VersionSet(const std::string& dbname, const Options* options,
       dummy_versions_(this),
       current_(nullptr) {
   AppendVersion(new Version(this));
+  ReportLiveFiles(*current_);
 }
 
 VersionSet::~VersionSet() {
@@ -810,18 +811,16 @@ void VersionSet::AppendVersion(Version* v) {
   v->prev_ = dummy_versions_.prev_;
   v->prev_->next_ = v;
   dummy_versions_.prev_ = v;
-
-  ReportFileLevels(v);
 }
 
-void VersionSet::ReportFileLevels(const Version* v) const {
+void VersionSet::ReportLiveFiles(const Version& v) const {
   if (elastic_ == nullptr) return;
   // Every live file, not only the edit's: O(files) per installed version,
   // and cheap for files whose level did not change or that are already
   // known. Recorded hotness seeds files not opened yet.
   std::vector<MQSchedule::FileReport> files;
   for (int level = 0; level < config::kNumLevels; ++level) {
-    for (const FileMetaData* f : v->files_[level]) {
+    for (const FileMetaData* f : v.files_[level]) {
       files.push_back(MQSchedule::FileReport{
           f->number, level, keeps_hotness_ ? f->hotness.get() : nullptr,
           f->file_size});
@@ -918,6 +917,7 @@ Status VersionSet::LogAndApply(VersionEdit* edit, port::Mutex* mu) {
     fold_next_edit_ = false;
   }
   AppendVersion(v);
+  ReportLiveFiles(*v);
   log_number_ = edit->log_number_;
   prev_log_number_ = edit->prev_log_number_;
   if (edit->has_elastic_clock_) {
@@ -1021,6 +1021,7 @@ Status VersionSet::Recover(bool* save_manifest) {
       totals.has_prev_log_number_ ? totals.prev_log_number_ : 0;
   Finalize(v);
   AppendVersion(v);
+  ReportLiveFiles(*v);
   manifest_file_number_ = totals.next_file_number_;
   next_file_number_ = totals.next_file_number_ + 1;
   last_sequence_ = totals.last_sequence_;
@@ -1029,7 +1030,7 @@ Status VersionSet::Recover(bool* save_manifest) {
   MarkFileNumberUsed(prev_log);
   MarkFileNumberUsed(totals.log_number_);
   elastic_clock_ = clock;
-  if (keeps_hotness_) elastic_->RestoreClock(clock);
+  if (keeps_hotness_) elastic_->layer()->RestoreClock(clock);
 
   *save_manifest = !ReuseManifest(dscname, current, end_of_records);
   return Status::OK();

@@ -75,10 +75,9 @@ class Version {
   // without finding the key, if the Get then went on to another file.
   // Must be called without the DB mutex held.
   //
-  // ctx carries the per-Get state to every table probe (key hash for
-  // ElasticBF, io-stats counters); the caller must hold an EpochGuard on
-  // the MQSchedule's domain when the DB is elastic. Null: a local context
-  // (no counters) is used, with its own guard.
+  // ctx (required) carries the per-Get state to every table probe (key
+  // hash for ElasticBF, io-stats counters). The caller holds no EpochGuard:
+  // the filter layer enters its epoch itself, around each unit probe.
   Status Get(const ReadOptions&, const LookupKey& key, std::string* val,
              GetStats* stats, TableReadContext* ctx);
 
@@ -296,10 +295,14 @@ class VersionSet {
   void EncodeSnapshot(const Version& v, const VersionEdit* edit,
                       std::string* record) const;
 
+  // Makes v the current version (no other side effect).
   void AppendVersion(Version* v);
 
-  // Tells elastic_ the level of every file of v.
-  void ReportFileLevels(const Version* v) const;
+  // Hands the filter layer the live set of v (with levels, sizes and
+  // recorded hotness), right after v becomes current: it seeds files not
+  // registered yet, frees the units of files that left, and recomputes
+  // the budget (MQSchedule::ReportFiles).
+  void ReportLiveFiles(const Version& v) const;
 
   Env* const env_;
   const std::string dbname_;

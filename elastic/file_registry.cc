@@ -13,7 +13,7 @@ const FileRecord* FileRegistry::Find(uint64_t number) const {
 
 const FileRecord* FileRegistry::FindRegistered(uint64_t number) const {
   const FileRecord* record = Find(number);
-  return record != nullptr && record->registered ? record : nullptr;
+  return record != nullptr && record->registered() ? record : nullptr;
 }
 
 const FileRecord* FileRegistry::FindAttached(uint64_t number) const {
@@ -29,15 +29,18 @@ const FileRecord* FileRegistry::FindHolding(
 
 FileRecord* FileRegistry::MutableRegistered(uint64_t number) {
   auto it = records_.find(number);
-  if (it == records_.end() || !it->second.registered) return nullptr;
+  if (it == records_.end() || !it->second.registered()) return nullptr;
   return &it->second;
 }
 
 bool FileRegistry::Register(uint64_t number,
                             std::shared_ptr<TableFilterGroups> groups) {
   FileRecord& record = records_[number];
-  if (record.registered || record.retired) return false;
-  record.registered = true;
+  if (record.state != FileState::kKnown &&
+      record.state != FileState::kHandedOut) {
+    return false;
+  }
+  record.state = FileState::kRegistered;
   record.groups = std::move(groups);
   ++registered_count_;
   unregistered_.erase(number);
@@ -60,24 +63,25 @@ void FileRegistry::DropGroups(uint64_t number) {
   record->segments = 0;
 }
 
-std::shared_ptr<TableFilterGroups> FileRegistry::Unregister(uint64_t number) {
-  FileRecord* record = MutableRegistered(number);
-  if (record == nullptr) return nullptr;
-  record->registered = false;
+void FileRegistry::EndRegistration(FileRecord* record,
+                                   std::shared_ptr<TableFilterGroups>* groups) {
   record->unit_limit.clear();
   // Loads still holding the old instance end without touching the record
   // (EndLoad checks the instance).
   busy_total_ -= record->busy;
   record->busy = 0;
   --registered_count_;
-  return std::move(record->groups);
+  *groups = std::move(record->groups);
+  record->groups.reset();
 }
 
 bool FileRegistry::Seed(uint64_t number, const InheritedHotness& hotness) {
   auto it = records_.find(number);
   if (it != records_.end()) {
     const FileRecord& record = it->second;
-    if (record.segments != 0 || record.registered || record.seed) return false;
+    if (record.segments != 0 || record.registered() || record.seed) {
+      return false;
+    }
   }
   records_[number].seed = hotness;
   return true;
@@ -98,20 +102,27 @@ bool FileRegistry::SetLevel(uint64_t number, int level) {
   return true;
 }
 
-void FileRegistry::Retire(uint64_t number) {
-  records_[number].retired = true;
+bool FileRegistry::Retire(uint64_t number,
+                          std::shared_ptr<TableFilterGroups>* groups) {
+  groups->reset();
+  FileRecord& record = records_[number];
+  const bool was_registered = record.registered();
+  if (was_registered) EndRegistration(&record, groups);
+  record.state = FileState::kRetired;
   unregistered_.erase(number);
+  return was_registered;
 }
 
-void FileRegistry::Forget(uint64_t number) {
+bool FileRegistry::Forget(uint64_t number,
+                          std::shared_ptr<TableFilterGroups>* groups) {
+  groups->reset();
   auto it = records_.find(number);
-  if (it == records_.end()) return;
-  if (it->second.registered) {
-    busy_total_ -= it->second.busy;
-    --registered_count_;
-  }
+  if (it == records_.end()) return false;
+  const bool was_registered = it->second.registered();
+  if (was_registered) EndRegistration(&it->second, groups);
   records_.erase(it);
   unregistered_.erase(number);
+  return was_registered;
 }
 
 void FileRegistry::Clear() {
@@ -134,8 +145,7 @@ std::vector<uint64_t> FileRegistry::ReplaceLiveSet(
   for (uint64_t number : live) {
     FileRecord& record = records_[number];
     record.live = true;
-    if (!record.registered && !record.retired && !record.registration_taken &&
-        record.file_size > 0) {
+    if (record.state == FileState::kKnown && record.file_size > 0) {
       unregistered_.insert(number);
     }
   }
@@ -147,15 +157,13 @@ void FileRegistry::SetFileSize(uint64_t number, uint64_t file_size) {
   records_[number].file_size = file_size;
 }
 
-std::vector<std::pair<uint64_t, uint64_t>> FileRegistry::TakeUnregistered(
-    size_t max) {
+std::vector<std::pair<uint64_t, uint64_t>> FileRegistry::HandOut(size_t max) {
   std::vector<std::pair<uint64_t, uint64_t>> taken;
   auto it = unregistered_.begin();
   while (it != unregistered_.end() && taken.size() < max) {
     FileRecord& record = records_[*it];
-    if (record.live && !record.registered && !record.retired &&
-        !record.registration_taken) {
-      record.registration_taken = true;
+    if (record.live && record.state == FileState::kKnown) {
+      record.state = FileState::kHandedOut;
       taken.emplace_back(*it, record.file_size);
     }
     it = unregistered_.erase(it);
@@ -193,7 +201,7 @@ void FileRegistry::LowerUnitLimit(uint64_t number, uint32_t segment, int unit) {
 void FileRegistry::ForEachRegistered(
     const std::function<void(uint64_t, const FileRecord&)>& fn) const {
   for (const auto& [number, record] : records_) {
-    if (record.registered) fn(number, record);
+    if (record.registered()) fn(number, record);
   }
 }
 

@@ -1,16 +1,18 @@
 // FileRegistry: what the filter layer (MQSchedule) knows about each table
 // file, one FileRecord per file number, from the first fact learned about
-// the file (its level, a seed, a registration, its place in the live set)
-// until the file is deleted (Forget).
+// the file (its level, a seed, its place in the live set) until the file is
+// deleted.
 //
-// A file moves through these states:
-//   seeded      hotness and unit targets wait for the file to register;
-//   registered  a table of it was opened: its filter groups (or none) are
-//               what Screen() finds; the seed is used up;
-//   retired     it left the live set: it is unregistered and never
-//               registers again;
-//   forgotten   it was deleted: the record is gone.
-// Its level and whether it is live are kept alongside, whatever the state.
+// A file's state is one FileState; each transition has one verb:
+//
+//   kKnown --HandOut--> kHandedOut        (taken for background registration)
+//   kKnown, kHandedOut --Register--> kRegistered
+//   any state --Retire--> kRetired        (it left the live set)
+//   any state --Forget--> (no record)     (it was deleted)
+//
+// Seeding (hotness and unit targets for when the file registers), its level,
+// its size and whether it is live are facts kept alongside, whatever the
+// state.
 //
 // A plain data structure: not thread-safe. MQSchedule uses it under its
 // mutex. Per-segment state (MultiQueue, unit targets) is not kept here.
@@ -33,11 +35,17 @@ namespace leveldb {
 
 class TableFilterGroups;
 
+enum class FileState {
+  kKnown,       // facts only: no table of it was opened yet
+  kHandedOut,   // handed out for background registration, not registered
+  kRegistered,  // a table of it was opened: Screen() finds its groups
+  kRetired,     // left the live set: unregistered, never registers again
+};
+
 // Every per-file fact. Changed only through FileRegistry's operations.
 struct FileRecord {
-  // A table of the file was opened and the file has not left since.
-  bool registered = false;
-  // Registered: the file's filter groups; null: read without ElasticBF
+  FileState state = FileState::kKnown;
+  // kRegistered: the file's filter groups; null: read without ElasticBF
   // filters.
   std::shared_ptr<TableFilterGroups> groups;
   // Per segment of `groups`: units that may be loaded (the table's group
@@ -50,8 +58,6 @@ struct FileRecord {
   std::optional<int> level;
   // In the live set of the last ReportFiles.
   bool live = false;
-  // Left the live set and not deleted yet: never registers again.
-  bool retired = false;
   // Hotness and unit targets for when the file registers.
   std::optional<InheritedHotness> seed;
   // Holds of `groups` by loads in flight (an attach's opening loads hold
@@ -59,8 +65,8 @@ struct FileRecord {
   int busy = 0;
   // Bytes of the file, as the DB reported it (0: not reported).
   uint64_t file_size = 0;
-  // Handed out by TakeUnregistered once: not handed out again.
-  bool registration_taken = false;
+
+  bool registered() const { return state == FileState::kRegistered; }
 };
 
 class FileRegistry {
@@ -81,8 +87,8 @@ class FileRegistry {
   const FileRecord* FindHolding(uint64_t number,
                                 const TableFilterGroups* groups) const;
 
-  // Registers a file with `groups` (null: no ElasticBF filter). False for
-  // a file registered already or retired.
+  // kKnown or kHandedOut -> kRegistered, with `groups` (null: no ElasticBF
+  // filter). False (nothing changes) in any other state.
   bool Register(uint64_t number, std::shared_ptr<TableFilterGroups> groups);
   // A registered file's groups have `segments` segments, each allowed
   // `max_units` units; its hotness is known from now on.
@@ -90,9 +96,6 @@ class FileRegistry {
   // A registered file keeps no groups after all (read without filters);
   // its hotness is no longer known.
   void DropGroups(uint64_t number);
-  // Ends a registration; returns the groups the file had (the caller
-  // retires them). Level, liveness and known segments stay.
-  std::shared_ptr<TableFilterGroups> Unregister(uint64_t number);
 
   // Seeds a file that has neither registered nor been seeded; false
   // otherwise (its own history wins).
@@ -103,12 +106,15 @@ class FileRegistry {
   // Records a file's level; false if it was recorded with this level.
   bool SetLevel(uint64_t number, int level);
 
-  // The file left the live set: it never registers again. The caller
-  // unregisters it.
-  void Retire(uint64_t number);
+  // Any state -> kRetired: the file left the live set and never registers
+  // again. True if it was registered; *groups then receives the groups it
+  // had (the caller retires them), while its level, liveness and known
+  // segments stay.
+  bool Retire(uint64_t number, std::shared_ptr<TableFilterGroups>* groups);
 
-  // The file was deleted: drops its record, whatever it holds.
-  void Forget(uint64_t number);
+  // The file was deleted: drops its record, whatever its state. True if it
+  // was registered, with *groups as for Retire.
+  bool Forget(uint64_t number, std::shared_ptr<TableFilterGroups>* groups);
 
   // Drops every record.
   void Clear();
@@ -119,11 +125,11 @@ class FileRegistry {
       const std::unordered_set<uint64_t>& live);
   // Records the size of a file the DB reports live.
   void SetFileSize(uint64_t number, uint64_t file_size);
-  // Up to `max` live files of known size that have never registered, nor
-  // been handed out here before, as (number, size): the files the filter
-  // layer can register in the background. Each is handed out once.
-  std::vector<std::pair<uint64_t, uint64_t>> TakeUnregistered(size_t max);
-  // True if TakeUnregistered would hand out a file.
+  // kKnown -> kHandedOut for up to `max` live files of known size, returned
+  // as (number, size): the files the filter layer can register in the
+  // background. Each is handed out once.
+  std::vector<std::pair<uint64_t, uint64_t>> HandOut(size_t max);
+  // True if HandOut would hand out a file.
   bool HasUnregistered() const { return !unregistered_.empty(); }
   // True once a live set was reported: budgets then count live files only.
   bool live_set_reported() const { return live_set_reported_; }
@@ -148,10 +154,14 @@ class FileRegistry {
 
  private:
   FileRecord* MutableRegistered(uint64_t number);
+  // Leaves kRegistered (to kRetired or no record): gives up the groups and
+  // the record's loads in flight.
+  void EndRegistration(FileRecord* record,
+                       std::shared_ptr<TableFilterGroups>* groups);
 
   std::unordered_map<uint64_t, FileRecord> records_;
-  // Live files of known size not registered yet and not handed out
-  // (a superset: entries are checked again when taken).
+  // Live kKnown files of known size (a superset: entries are checked
+  // again when handed out).
   std::unordered_set<uint64_t> unregistered_;
   size_t registered_count_ = 0;
   int busy_total_ = 0;  // sum of busy over registered records

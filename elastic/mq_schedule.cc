@@ -69,63 +69,7 @@ MultiQueue::Options QueueOptions(const MQScheduleOptions& options) {
 
 }  // namespace
 
-// ---------------------------------------------------------------------------
-// FileMap: open addressing over file numbers, built whole from the
-// registered files and never changed, so Gets can read it without a lock.
-
-class MQSchedule::FileMap {
- public:
-  struct Entry {
-    uint64_t number = 0;
-    const TableFilterGroups* groups = nullptr;  // null: no ElasticBF filter
-    bool used = false;
-  };
-
-  explicit FileMap(const FileRegistry& registry) {
-    size_t capacity = 16;
-    while (capacity < 2 * registry.registered_count()) capacity <<= 1;
-    mask_ = capacity - 1;
-    entries_.reset(new Entry[capacity]);
-    registry.ForEachRegistered(
-        [this](uint64_t number, const FileRecord& record) {
-          size_t i = Home(number);
-          while (entries_[i].used) i = (i + 1) & mask_;
-          entries_[i].number = number;
-          entries_[i].groups = record.groups.get();
-          entries_[i].used = true;
-        });
-  }
-
-  // The entry of a registered file, else null.
-  const Entry* Find(uint64_t number) const {
-    for (size_t i = Home(number);; i = (i + 1) & mask_) {
-      const Entry& e = entries_[i];
-      if (!e.used) return nullptr;
-      if (e.number == number) return &e;
-    }
-  }
-
-  static void Delete(void* map) { delete static_cast<FileMap*>(map); }
-
- private:
-  // File numbers are dense: multiplicative hashing spreads them.
-  size_t Home(uint64_t number) const {
-    return static_cast<size_t>((number * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
-  }
-
-  size_t mask_;
-  std::unique_ptr<Entry[]> entries_;
-};
-
 namespace {
-
-// Keeps a retired table's groups alive until no reader can still see them.
-struct GroupsHolder {
-  std::shared_ptr<TableFilterGroups> groups;
-  static void Delete(void* holder) {
-    delete static_cast<GroupsHolder*>(holder);
-  }
-};
 
 // The options with an automatic unit shape resolved, as the policy holds
 // them, whoever built them.
@@ -140,26 +84,17 @@ MQScheduleOptions WithResolvedShape(MQScheduleOptions options) {
 
 MQSchedule::MQSchedule(const MQScheduleOptions& options)
     : options_(WithResolvedShape(options)),
-      ring_(options_.ring_capacity),
-      wake_threshold_(std::max<size_t>(ring_.capacity() / 8, 1)),
+      stats_(options_.stats != nullptr ? options_.stats : &own_stats_),
+      layer_(options_.ring_capacity, &wake_),
       loads_done_(&mu_),
-      mq_(QueueOptions(options_)),
-      wake_cv_(&wake_mu_) {
-  {
-    MutexLock l(&mu_);
-    PublishFileMapLocked();
-  }
+      mq_(QueueOptions(options_)) {
   if (options_.background_thread) {
     thread_ = std::thread([this] { BackgroundLoop(); });
   }
 }
 
 MQSchedule::~MQSchedule() {
-  {
-    MutexLock l(&wake_mu_);
-    shutting_down_ = true;
-    wake_cv_.SignalAll();
-  }
+  wake_.Stop();
   if (thread_.joinable()) thread_.join();
   {
     MutexLock l(&mu_);
@@ -173,97 +108,27 @@ MQSchedule::~MQSchedule() {
             });
     registry_.Clear();
   }
-  epoch_.Drain();
-  delete file_map_.load(std::memory_order_relaxed);
+  // layer_, destroyed last, frees what readers may still see.
 }
 
 void MQSchedule::AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n) {
-  if (options_.stats != nullptr) IoStats::Add(&(options_.stats->*counter), n);
+  IoStats::Add(&(stats_->*counter), n);
 }
 
-void MQSchedule::RecordAccess(SegmentId id, bool absent) {
-  if ((id & kAbsentBit) != 0 ||
-      !ring_.Push(AccessRecord{id | (absent ? kAbsentBit : 0), Now()})) {
-    ring_drops_.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
-  // Wake the thread early only when records pile up; the first producer to
-  // see that does it, the others do not touch the mutex.
-  if (ring_.ApproximateSize() >= wake_threshold_ &&
-      !wake_requested_.load(std::memory_order_relaxed) &&
-      !wake_requested_.exchange(true, std::memory_order_acq_rel)) {
-    MutexLock l(&wake_mu_);
-    wake_cv_.Signal();
-  }
-}
-
-MQSchedule::Screening MQSchedule::Screen(uint64_t file_number, const Slice& key,
-                                         uint64_t key_hash) const {
-  Screening result;
-  // The guard covers the map and unit probes only, never a read from disk.
-  EpochGuard guard(&epoch_);
-  const FileMap::Entry* entry =
-      file_map_.load(std::memory_order_acquire)->Find(file_number);
-  if (entry == nullptr) return result;
-  const TableFilterGroups* groups = entry->groups;
-  if (groups == nullptr || !groups->locator().usable()) {
-    result.verdict = Screening::kNoFilter;
-    return result;
-  }
-  uint32_t segment;
-  if (!groups->locator().Find(key, &segment, &result.entries)) {
-    result.verdict = Screening::kPastEnd;
-    return result;
-  }
-  result.segment = MultiQueue::MakeSegmentId(file_number, segment);
-  result.verdict = groups->MayMatch(segment, key_hash, &result.consulted)
-                       ? Screening::kMayMatch
-                       : Screening::kRuledOut;
-  return result;
-}
-
-bool MQSchedule::HasFilterGroups(uint64_t file_number) const {
-  EpochGuard guard(&epoch_);
-  const FileMap::Entry* entry =
-      file_map_.load(std::memory_order_acquire)->Find(file_number);
-  return entry != nullptr && entry->groups != nullptr;
-}
-
-void MQSchedule::PublishFileMapLocked() {
-  const FileMap* old =
-      file_map_.exchange(new FileMap(registry_), std::memory_order_acq_rel);
-  if (old != nullptr)
-    epoch_.Retire(const_cast<FileMap*>(old), &FileMap::Delete);
-  // Screens that found the old map may still probe these groups.
-  for (std::shared_ptr<TableFilterGroups>& groups : unpublished_) {
-    epoch_.Retire(new GroupsHolder{std::move(groups)}, &GroupsHolder::Delete);
-  }
-  unpublished_.clear();
-}
-
-bool MQSchedule::UnregisterLocked(uint64_t file_number) {
+void MQSchedule::DetachRegisteredLocked(uint64_t file_number) {
   const FileRecord* record = registry_.FindRegistered(file_number);
-  if (record == nullptr) return false;
-  if (record->groups != nullptr) {
+  if (record != nullptr && record->groups != nullptr) {
     DetachLocked(file_number, record->groups.get());
   }
-  std::shared_ptr<TableFilterGroups> groups = registry_.Unregister(file_number);
-  if (groups != nullptr) unpublished_.push_back(std::move(groups));
-  return true;
 }
 
 void MQSchedule::BackgroundLoop() {
   int empty_polls = 0;
   for (;;) {
-    {
-      MutexLock l(&wake_mu_);
-      if (!shutting_down_ && !wake_requested_.load(std::memory_order_acquire)) {
-        wake_cv_.TimedWait(empty_polls < kActivePolls ? kActivePollMicros
-                                                      : kIdlePollMicros);
-      }
-      if (shutting_down_) return;
+    if (!wake_.Wait(empty_polls < kActivePolls ? kActivePollMicros
+                                               : kIdlePollMicros)) {
+      return;
     }
-    wake_requested_.store(false, std::memory_order_release);
     MutexLock pass(&pass_mu_);
     if (paused_.load(std::memory_order_acquire)) continue;
     size_t total = 0;
@@ -279,16 +144,16 @@ void MQSchedule::BackgroundLoop() {
 }
 
 size_t MQSchedule::RegisterUnregisteredFiles(size_t max) {
-  if (!options_.register_file) return 0;
+  if (!options_.register_live_files || options_.opener == nullptr) return 0;
   std::vector<std::pair<uint64_t, uint64_t>> files;
   {
     MutexLock l(&mu_);
-    files = registry_.TakeUnregistered(max);
+    files = registry_.HandOut(max);
     registrations_in_flight_ += static_cast<int>(files.size());
   }
   if (files.empty()) return 0;
   for (const auto& [number, file_size] : files) {
-    options_.register_file(number, file_size);
+    RegisterLiveFile(number, file_size);
   }
   MutexLock l(&mu_);
   registrations_in_flight_ -= static_cast<int>(files.size());
@@ -296,20 +161,40 @@ size_t MQSchedule::RegisterUnregisteredFiles(size_t max) {
   return files.size();
 }
 
+void MQSchedule::RegisterLiveFile(uint64_t file_number, uint64_t file_size) {
+  if (layer_.HasFilterGroups(file_number)) return;  // a Get opened it
+  std::unique_ptr<RandomAccessFile> file;
+  std::shared_ptr<TableFilterGroups> groups;
+  Status s =
+      options_.opener->OpenFilterGroups(file_number, file_size, &file, &groups);
+  if (!s.ok()) {
+    // Not fatal: the first Get that needs the table opens it again and
+    // reports what is wrong.
+    Log(options_.info_log, "ElasticBF: table %llu not registered at open: %s",
+        static_cast<unsigned long long>(file_number), s.ToString().c_str());
+    return;
+  }
+  s = AttachTable(file_number, std::move(groups), file.get(), nullptr,
+                  options_.elastic.initial_units);
+  if (!s.ok()) {
+    Log(options_.info_log, "ElasticBF: table %llu has no filters: %s",
+        static_cast<unsigned long long>(file_number), s.ToString().c_str());
+  }
+}
+
 size_t MQSchedule::ProcessRecords() {
   std::vector<Load> loads;
   size_t processed = 0;
   {
     MutexLock l(&mu_);
-    AccessRecord record;
-    while (processed < kMaxBatch && ring_.Pop(&record)) {
+    FilterLayer::Access access;
+    while (processed < kMaxBatch && layer_.NextAccess(&access)) {
       ++processed;
       // Decisions use the time of the Get, not of the drain, so that
       // expiry stays exact however many Gets a batch spans.
-      const uint64_t now = record.time;
-      const SegmentId id = record.tagged_id & ~kAbsentBit;
-      const bool absent = (record.tagged_id & kAbsentBit) != 0;
-      if (!mq_.RecordAccess(id, now, absent)) continue;
+      const uint64_t now = access.time;
+      const SegmentId id = access.id;
+      if (!mq_.RecordAccess(id, now, access.absent)) continue;
       const FileRecord* table =
           registry_.FindAttached(MultiQueue::FileNumberOf(id));
       if (table == nullptr) continue;
@@ -338,11 +223,7 @@ int MQSchedule::TargetUnitsLocked(SegmentId id) const {
   return it == deficits_.end() ? units : std::max(units, it->second);
 }
 
-void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
-  if (!topup_pending_) return;
-  topup_pending_ = false;
-  if (deficits_.empty()) return;
-
+std::vector<MQSchedule::SegmentId> MQSchedule::TopUpOrderLocked() const {
   // Hottest first: free memory is best spent where probes miss most.
   std::vector<std::pair<SegmentId, MultiQueue::Hotness>> order;
   order.reserve(deficits_.size());
@@ -359,14 +240,24 @@ void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
     }
     return a.first < b.first;
   });
+  std::vector<SegmentId> ids;
+  ids.reserve(order.size());
+  for (const auto& entry : order) ids.push_back(entry.first);
+  return ids;
+}
 
-  const uint64_t now = Now();
+void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
+  if (!topup_pending_) return;
+  topup_pending_ = false;
+  if (deficits_.empty()) return;
+
+  const std::vector<SegmentId> order = TopUpOrderLocked();
+  const uint64_t now = layer_.Now();
   bool retry = false;
   bool progress = true;
   while (progress) {
     progress = false;
-    for (const auto& entry : order) {
-      const SegmentId id = entry.first;
+    for (const SegmentId id : order) {
       auto deficit = deficits_.find(id);
       if (deficit == deficits_.end()) continue;
       const FileRecord* table =
@@ -401,146 +292,9 @@ void MQSchedule::PlanTopUpsLocked(std::vector<Load>* loads) {
   if (retry) topup_pending_ = true;
 }
 
-MQSchedule::LoadCheck MQSchedule::CheckLoadLocked(
-    uint64_t file_number, const TableFilterGroups* groups, SegmentId id,
-    int unit) {
-  const FileRecord* table = registry_.FindHolding(file_number, groups);
-  if (table == nullptr) return kSkipLoad;
-  const uint32_t seg = MultiQueue::SegmentIndexOf(id);
-  const int reserved = mq_.UnitsLoaded(id);
-  const int installed = groups->LoadedCount(seg);
-  if (unit >= reserved || installed > unit) {
-    // The reservation was taken back (eviction), or another load already
-    // installed this unit under it.
-    return kSkipLoad;
-  }
-  if (installed < unit || unit >= table->unit_limit[seg]) {
-    // A lower unit is missing (its load failed or runs elsewhere), or the
-    // table cannot provide this unit: give the reservation back.
-    mq_.AbortLoad(id, unit);
-    return kSkipLoad;
-  }
-  return kDoLoad;
-}
-
-void MQSchedule::ExecuteLoads(const std::vector<Load>& loads) {
-  // Consecutive loads of one file share one open handle.
-  uint64_t open_number = 0;
-  std::unique_ptr<RandomAccessFile> file;
-  Status open_status;
-  for (const Load& load : loads) {
-    const uint64_t number = MultiQueue::FileNumberOf(load.id);
-    std::shared_ptr<TableFilterGroups> groups;
-    {
-      MutexLock l(&mu_);
-      const FileRecord* table = registry_.FindAttached(number);
-      if (table == nullptr) {
-        EndLoadLocked(number, nullptr);
-        continue;
-      }
-      groups = table->groups;
-    }
-    if (file == nullptr || open_number != number) {
-      open_number = number;
-      open_status = OpenForLoads(number, &file);
-    }
-    LoadUnit(number, groups, file.get(), open_status, load,
-             /*count_busy=*/true);
-  }
-}
-
-Status MQSchedule::OpenForLoads(uint64_t file_number,
-                                std::unique_ptr<RandomAccessFile>* file) {
-  file->reset();
-  if (!options_.open_table_file) {
-    return Status::NotSupported("no way to open table files");
-  }
-  Status s = options_.open_table_file(file_number, file);
-  if (s.ok() && *file == nullptr)
-    s = Status::IOError("table file did not open");
-  return s;
-}
-
-void MQSchedule::LoadUnit(uint64_t file_number,
-                          const std::shared_ptr<TableFilterGroups>& groups,
-                          RandomAccessFile* file, const Status& open_status,
-                          const Load& load, bool count_busy) {
-  {
-    MutexLock l(&mu_);
-    if (CheckLoadLocked(file_number, groups.get(), load.id, load.unit) !=
-        kDoLoad) {
-      EndLoadLocked(file_number, nullptr);
-      return;
-    }
-    if (count_busy) registry_.BeginLoad(file_number, groups.get());
-  }
-  UnitBuffer buffer;
-  const Status s =
-      open_status.ok()
-          ? groups->ReadUnit(file, MultiQueue::SegmentIndexOf(load.id),
-                             load.unit, &buffer)
-          : open_status;
-  MutexLock l(&mu_);
-  FinishLoadLocked(file_number, groups.get(), load.id, load.unit, s, &buffer);
-  EndLoadLocked(file_number, count_busy ? groups.get() : nullptr);
-}
-
-void MQSchedule::EndLoadLocked(uint64_t file_number,
-                               const TableFilterGroups* groups) {
-  if (groups != nullptr) registry_.EndLoad(file_number, groups);
-  --loads_outstanding_;
-  loads_done_.SignalAll();
-}
-
-void MQSchedule::FinishLoadLocked(uint64_t file_number,
-                                  const TableFilterGroups* read_into,
-                                  SegmentId id, int unit,
-                                  const Status& read_status, UnitBuffer* buffer,
-                                  bool log_failure) {
-  const FileRecord* table = registry_.FindHolding(file_number, read_into);
-  // Unregistered while reading: the MultiQueue no longer holds this
-  // reservation for `read_into`.
-  if (table == nullptr) return;
-  TableFilterGroups* groups = table->groups.get();
-  const uint32_t seg = MultiQueue::SegmentIndexOf(id);
-  const int reserved = mq_.UnitsLoaded(id);
-  const int installed = groups->LoadedCount(seg);
-
-  if (read_status.ok()) {
-    const uint64_t bytes = buffer->size;
-    if (installed == unit && unit < reserved &&
-        groups->InstallUnit(seg, unit, buffer, &epoch_)) {
-      installed_bytes_ += bytes;
-      ++unit_loads_;
-      unit_load_bytes_ += bytes;
-      AddStat(&IoStats::unit_loads, 1);
-      AddStat(&IoStats::unit_load_bytes, bytes);
-    } else if (installed < unit && unit < reserved) {
-      mq_.AbortLoad(id, unit);
-    }
-    return;
-  }
-
-  ++unit_load_failures_;
-  AddStat(&IoStats::unit_load_failures, 1);
-  if (log_failure) {
-    Log(options_.info_log,
-        "ElasticBF: cannot load filter unit %d of segment %u of table "
-        "%06" PRIu64 " (the segment keeps %d units): %s",
-        unit, seg, file_number, std::max(installed, 0),
-        read_status.ToString().c_str());
-  }
-  if (installed > unit) return;  // another read of this unit succeeded
-  // Do not retry a unit that failed, nor any unit above it, while this
-  // file stays registered.
-  registry_.LowerUnitLimit(file_number, seg, unit);
-  if (unit < reserved) mq_.AbortLoad(id, unit);
-}
-
 void MQSchedule::DropVictimsLocked(
     const std::vector<MultiQueue::Victim>& victims) {
   for (const MultiQueue::Victim& v : victims) {
-    ++unit_evictions_;
     AddStat(&IoStats::unit_evictions, 1);
     const FileRecord* table =
         registry_.FindAttached(MultiQueue::FileNumberOf(v.id));
@@ -549,7 +303,7 @@ void MQSchedule::DropVictimsLocked(
     int& target = deficits_[v.id];
     target = std::max(target, v.unit + 1);
     installed_bytes_ -= table->groups->DropUnits(
-        MultiQueue::SegmentIndexOf(v.id), v.unit, &epoch_);
+        MultiQueue::SegmentIndexOf(v.id), v.unit, layer_.epoch());
   }
 }
 
@@ -564,31 +318,33 @@ uint64_t MQSchedule::BudgetKeysLocked() const {
   return keys;
 }
 
-uint64_t MQSchedule::BudgetForKeys(uint64_t keys) const {
-  uint64_t budget = options_.elastic.memory_budget_bytes;
-  if (budget == 0) {
-    const double bytes =
-        options_.elastic.memory_bits_per_key * static_cast<double>(keys) / 8;
+MQSchedule::Budget MQSchedule::ComputeBudgetLocked(uint64_t extra_keys) const {
+  Budget budget;
+  budget.total = options_.elastic.memory_budget_bytes;
+  if (budget.total == 0) {
+    const double keys = static_cast<double>(BudgetKeysLocked() + extra_keys);
+    const double bytes = options_.elastic.memory_bits_per_key * keys / 8;
     // Converting a double at or past 2^64 is undefined: such a budget
     // saturates (in effect unlimited).
     constexpr double kTwoTo64 = 18446744073709551616.0;
     if (bytes >= kTwoTo64) {
-      budget = ~uint64_t{0};
+      budget.total = ~uint64_t{0};
     } else {
-      budget = bytes > 0 ? static_cast<uint64_t>(bytes) : 0;
+      budget.total = bytes > 0 ? static_cast<uint64_t>(bytes) : 0;
     }
   }
+  // Locators come first: without one a table's units cannot be used.
+  budget.units =
+      budget.total > locator_bytes_ ? budget.total - locator_bytes_ : 0;
   return budget;
 }
 
 void MQSchedule::UpdateBudgetLocked() {
-  const uint64_t budget = BudgetForKeys(BudgetKeysLocked());
-  budget_bytes_ = budget;
-  // Locators come first: without one a table's units cannot be used.
-  const uint64_t units = budget > locator_bytes_ ? budget - locator_bytes_ : 0;
-  if (units == mq_.budget_bytes()) return;
-  if (units > mq_.budget_bytes()) topup_pending_ = true;
-  DropVictimsLocked(mq_.SetBudget(units, Now()));
+  const Budget budget = ComputeBudgetLocked(0);
+  budget_bytes_ = budget.total;
+  if (budget.units == mq_.budget_bytes()) return;
+  if (budget.units > mq_.budget_bytes()) topup_pending_ = true;
+  DropVictimsLocked(mq_.SetBudget(budget.units, layer_.Now()));
 }
 
 void MQSchedule::DetachLocked(uint64_t file_number, TableFilterGroups* groups) {
@@ -598,7 +354,7 @@ void MQSchedule::DetachLocked(uint64_t file_number, TableFilterGroups* groups) {
     deficits_.erase(id);
     mq_.Detach(id);  // the MultiQueue keeps the hotness
   }
-  installed_bytes_ -= groups->DropAll(&epoch_);
+  installed_bytes_ -= groups->DropAll(layer_.epoch());
   attached_keys_ -= groups->index().total_keys();
   locator_bytes_ -= groups->locator().ApproximateMemoryUsage();
   topup_pending_ = true;  // memory was freed
@@ -639,7 +395,7 @@ Status MQSchedule::AttachTable(uint64_t file_number,
     if (groups != nullptr) {
       rounds = RegisterSegmentsLocked(file_number, inherited, initial_units);
     }
-    PublishFileMapLocked();
+    layer_.Publish(registry_, &unpublished_);
   }
   if (!rounds.empty()) LoadInitialUnits(file_number, groups, file, rounds);
   return Status::OK();
@@ -694,7 +450,7 @@ void MQSchedule::JoinSegmentsLocked(uint64_t file_number,
   // not had a lifetime to prove itself cold, and would otherwise be
   // every hot segment's first victim (its f is 0) right after a flush.
   MultiQueue::Hotness fresh;
-  fresh.last_access = Now();
+  fresh.last_access = layer_.Now();
   const int rate_class = mq_.RateClass(
       UnitFalsePositiveRate(index.unit_kind(), index.bits_per_unit()));
   for (uint32_t s = 0; s < count; ++s) {
@@ -713,8 +469,7 @@ bool MQSchedule::LocatorFitsLocked(uint64_t file_number,
   const bool pending =
       registry_.live_set_reported() && !registry_.Find(file_number)->live;
   const uint64_t keys = groups->index().total_keys();
-  if (locator_bytes_ <=
-      BudgetForKeys(BudgetKeysLocked() + (pending ? keys : 0))) {
+  if (locator_bytes_ <= ComputeBudgetLocked(pending ? keys : 0).total) {
     return true;
   }
   // No room even for the locator: the table is read without filters.
@@ -742,7 +497,7 @@ std::vector<std::vector<uint32_t>> MQSchedule::PlanInitialUnitsLocked(
     now_units[s] = std::min(target[s], initial);
     most = std::max(most, now_units[s]);
   }
-  const uint64_t now = Now();
+  const uint64_t now = layer_.Now();
   std::vector<bool> eligible(count, true);
   std::vector<std::vector<uint32_t>> rounds;
   for (int u = 0; u < most; ++u) {
@@ -766,66 +521,6 @@ std::vector<std::vector<uint32_t>> MQSchedule::PlanInitialUnitsLocked(
   return rounds;
 }
 
-void MQSchedule::LoadInitialUnits(
-    uint64_t file_number, const std::shared_ptr<TableFilterGroups>& groups,
-    RandomAccessFile* file, const std::vector<std::vector<uint32_t>>& rounds) {
-  std::unique_ptr<RandomAccessFile> own_file;
-  Status open_status;
-  if (file == nullptr) {
-    open_status = OpenForLoads(file_number, &own_file);
-    file = own_file.get();
-  }
-  const uint32_t count = groups->num_segments();
-  for (size_t u = 0; u < rounds.size(); ++u) {
-    const int unit = static_cast<int>(u);
-    if (rounds[u].size() == count) {
-      // Every segment wants this unit: one sequential read of the region.
-      LoadRegion(file_number, groups, file, open_status, unit);
-      continue;
-    }
-    for (uint32_t s : rounds[u]) {
-      LoadUnit(file_number, groups, file, open_status,
-               Load{MultiQueue::MakeSegmentId(file_number, s), unit},
-               /*count_busy=*/false);  // busy for the whole attach
-    }
-  }
-  MutexLock l(&mu_);
-  registry_.EndLoad(file_number, groups.get());
-  loads_done_.SignalAll();
-}
-
-void MQSchedule::LoadRegion(uint64_t file_number,
-                            const std::shared_ptr<TableFilterGroups>& groups,
-                            RandomAccessFile* file, const Status& open_status,
-                            int unit) {
-  const uint32_t count = groups->num_segments();
-  std::vector<UnitBuffer> buffers;
-  std::vector<Status> statuses;
-  const Status region =
-      open_status.ok() ? groups->ReadUnitRegion(file, unit, &buffers, &statuses)
-                       : open_status;
-  if (!open_status.ok()) {
-    buffers.resize(count);
-    statuses.assign(count, open_status);
-  }
-  if (!region.ok()) {
-    // One report for the whole region rather than one per segment.
-    Log(options_.info_log,
-        "ElasticBF: cannot read filter unit %d of table %06" PRIu64
-        " (%u segments keep fewer units): %s",
-        unit, file_number, count, region.ToString().c_str());
-  }
-  MutexLock l(&mu_);
-  ++region_reads_;
-  for (uint32_t s = 0; s < count; ++s) {
-    FinishLoadLocked(file_number, groups.get(),
-                     MultiQueue::MakeSegmentId(file_number, s), unit,
-                     statuses[s], &buffers[s], /*log_failure=*/region.ok());
-    --loads_outstanding_;
-  }
-  loads_done_.SignalAll();
-}
-
 bool MQSchedule::SegmentBounds(uint64_t file_number,
                                std::vector<std::string>* bounds) const {
   bounds->clear();
@@ -838,18 +533,14 @@ bool MQSchedule::SegmentBounds(uint64_t file_number,
 
 void MQSchedule::ForgetFile(uint64_t file_number) {
   MutexLock l(&mu_);
-  if (UnregisterLocked(file_number)) PublishFileMapLocked();
+  DetachRegisteredLocked(file_number);
+  std::shared_ptr<TableFilterGroups> groups;
+  if (registry_.Forget(file_number, &groups)) {
+    if (groups != nullptr) unpublished_.push_back(std::move(groups));
+    layer_.Publish(registry_, &unpublished_);
+  }
   mq_.Forget(file_number);  // nothing attached is left to release
-  registry_.Forget(file_number);
   UpdateBudgetLocked();
-}
-
-bool MQSchedule::GetSegmentHotness(
-    uint64_t file_number, std::vector<MultiQueue::Hotness>* hotness) const {
-  InheritedHotness all;
-  if (!GetFileHotness(file_number, &all)) return false;
-  hotness->swap(all.segments);
-  return true;
 }
 
 bool MQSchedule::GetFileHotness(uint64_t file_number,
@@ -863,7 +554,7 @@ bool MQSchedule::GetFileHotness(uint64_t file_number,
     return true;
   }
   const uint32_t count = record->segments;
-  const bool attached = record->registered;
+  const bool attached = record->registered();
   hotness->segments.assign(count, MultiQueue::Hotness());
   hotness->units.assign(count, -1);
   for (uint32_t s = 0; s < count; ++s) {
@@ -874,44 +565,11 @@ bool MQSchedule::GetFileHotness(uint64_t file_number,
   return true;
 }
 
-std::vector<int> MQSchedule::UnitsReserved(uint64_t file_number) const {
-  MutexLock l(&mu_);
-  std::vector<int> units;
-  const FileRecord* table = registry_.FindAttached(file_number);
-  if (table == nullptr) return units;
-  const uint32_t count = table->groups->num_segments();
-  units.resize(count);
-  for (uint32_t s = 0; s < count; ++s) {
-    units[s] = mq_.UnitsLoaded(MultiQueue::MakeSegmentId(file_number, s));
-  }
-  return units;
-}
-
-void MQSchedule::RestoreClock(uint64_t now) {
-  uint64_t current = clock_.load(std::memory_order_relaxed);
-  while (current < now && !clock_.compare_exchange_weak(
-                              current, now, std::memory_order_relaxed)) {
-  }
-}
-
 void MQSchedule::SetFileLevelLocked(uint64_t file_number, int level) {
   if (!registry_.SetLevel(file_number, level)) return;  // segments carry it
   const uint32_t count = registry_.Find(file_number)->segments;
   for (uint32_t s = 0; s < count; ++s) {
     mq_.SetLsmLevel(MultiQueue::MakeSegmentId(file_number, s), level);
-  }
-}
-
-void MQSchedule::SetFileLevel(uint64_t file_number, int level) {
-  MutexLock l(&mu_);
-  SetFileLevelLocked(file_number, level);
-}
-
-void MQSchedule::SetFileLevels(
-    const std::vector<std::pair<uint64_t, int>>& files) {
-  MutexLock l(&mu_);
-  for (const auto& [file_number, level] : files) {
-    SetFileLevelLocked(file_number, level);
   }
 }
 
@@ -931,124 +589,17 @@ void MQSchedule::ReportFiles(const std::vector<FileReport>& files) {
   for (uint64_t number : registry_.ReplaceLiveSet(live)) {
     unregistered |= RetireLocked(number);
   }
-  if (unregistered) PublishFileMapLocked();  // once for all of them
+  if (unregistered)
+    layer_.Publish(registry_, &unpublished_);  // once for all of them
   UpdateBudgetLocked();
 }
 
 bool MQSchedule::RetireLocked(uint64_t file_number) {
-  registry_.Retire(file_number);
-  return UnregisterLocked(file_number);
-}
-
-MQSchedule::Stats MQSchedule::GetStats() const {
-  MutexLock l(&mu_);
-  Stats st;
-  st.mq = mq_.GetStats();
-  st.installed_bytes = installed_bytes_;
-  registry_.ForEachRegistered([&st](uint64_t, const FileRecord& record) {
-    if (record.groups != nullptr) ++st.attached_tables;
-  });
-  st.attached_keys = attached_keys_;
-  st.locator_bytes = locator_bytes_;
-  st.budget_bytes = budget_bytes_;
-  st.budget_keys = BudgetKeysLocked();
-  st.records = records_;
-  st.ring_drops = ring_drops_.load(std::memory_order_relaxed);
-  st.unit_loads = unit_loads_;
-  st.unit_load_bytes = unit_load_bytes_;
-  st.unit_load_failures = unit_load_failures_;
-  st.region_reads = region_reads_;
-  st.unit_evictions = unit_evictions_;
-  return st;
-}
-
-std::string MQSchedule::StatsString() const {
-  const Stats st = GetStats();
-  std::string out;
-  char buf[256];
-  auto line = [&out, &buf](int n) {
-    if (n > 0) out.append(buf, std::min<size_t>(n, sizeof(buf) - 1));
-  };
-  // Scalars first, one "name: value" per line, so that tools can parse them.
-  auto counter = [&line, &buf](const char* name, uint64_t value) {
-    line(std::snprintf(buf, sizeof(buf), "%s: %" PRIu64 "\n", name, value));
-  };
-  const uint64_t used = st.installed_bytes + st.locator_bytes;
-  const double per_key = st.budget_keys == 0
-                             ? 0.0
-                             : 8.0 * static_cast<double>(used) / st.budget_keys;
-  // memory_*: units and locators together; unit_*: units alone.
-  counter("memory_used_bytes", used);
-  counter("memory_budget_bytes", st.budget_bytes);
-  counter("unit_bytes", st.installed_bytes);
-  counter("unit_budget_bytes", st.mq.budget_bytes);
-  counter("memory_reserved_bytes", st.mq.used_bytes);
-  line(std::snprintf(buf, sizeof(buf), "memory_bits_per_key: %.2f\n", per_key));
-  // The unit shape new tables are written with (resolved when automatic).
-  counter("bits_per_unit",
-          static_cast<uint64_t>(options_.elastic.bits_per_unit));
-  counter("units_per_segment",
-          static_cast<uint64_t>(options_.elastic.units_per_segment));
-  counter("tables_attached", st.attached_tables);
-  counter("keys_attached", st.attached_keys);
-  counter("segment_locator_bytes", st.locator_bytes);
-  counter("keys_live", st.budget_keys);
-  counter("segments_attached", st.mq.attached_segments);
-  counter("segments_closed", st.mq.detached_segments);
-  counter("lifetime", st.mq.lifetime);
-  counter("clock", Now());
-  counter("unit_loads", st.unit_loads);
-  counter("unit_load_bytes", st.unit_load_bytes);
-  counter("unit_load_failures", st.unit_load_failures);
-  counter("region_reads", st.region_reads);
-  counter("aborted_loads", st.mq.aborted_loads);
-  counter("unit_evictions", st.unit_evictions);
-  counter("adjustments", st.mq.adjustments);
-  counter("swaps", st.mq.swaps);
-  counter("rejected_no_victims", st.mq.rejected_no_victims);
-  counter("rejected_no_gain", st.mq.rejected_no_gain);
-  line(std::snprintf(buf, sizeof(buf), "expected_extra_io: %.1f\n",
-                     st.mq.expected_extra_io));
-  counter("access_records", st.records);
-  counter("ring_drops", st.ring_drops);
-
-  // Histograms: how many segments hold k units, overall and per LSM level.
-  out.append("segments by units loaded:");
-  for (size_t k = 0; k < st.mq.segments_per_queue.size(); ++k) {
-    line(std::snprintf(buf, sizeof(buf), " %zu:%" PRIu64, k,
-                       st.mq.segments_per_queue[k]));
-  }
-  out.append("\n");
-  out.append("units loaded per LSM level (k:segments with k units):\n");
-  for (size_t level = 0; level < st.mq.segments_by_level.size(); ++level) {
-    const std::vector<uint64_t>& hist = st.mq.segments_by_level[level];
-    uint64_t segments = 0;
-    uint64_t units = 0;
-    for (size_t k = 0; k < hist.size(); ++k) {
-      segments += hist[k];
-      units += k * hist[k];
-    }
-    if (segments == 0) continue;  // levels without open elastic tables
-    line(std::snprintf(buf, sizeof(buf), "  level %zu: %" PRIu64 " units;",
-                       level, units));
-    for (size_t k = 0; k < hist.size(); ++k) {
-      line(std::snprintf(buf, sizeof(buf), " %zu:%" PRIu64, k, hist[k]));
-    }
-    out.append("\n");
-  }
-
-  // A one-paragraph summary for people.
-  line(std::snprintf(buf, sizeof(buf),
-                     "summary: %" PRIu64 " bytes in loaded units and %" PRIu64
-                     " in locators (%.2f bits per key), %" PRIu64
-                     " reserved, budget %" PRIu64 "\n",
-                     st.installed_bytes, st.locator_bytes, per_key,
-                     st.mq.used_bytes, st.budget_bytes));
-  line(std::snprintf(buf, sizeof(buf),
-                     "  E[extra I/O]: %.1f; access records: %" PRIu64
-                     " processed, %" PRIu64 " dropped\n",
-                     st.mq.expected_extra_io, st.records, st.ring_drops));
-  return out;
+  DetachRegisteredLocked(file_number);
+  std::shared_ptr<TableFilterGroups> groups;
+  if (!registry_.Retire(file_number, &groups)) return false;
+  if (groups != nullptr) unpublished_.push_back(std::move(groups));
+  return true;
 }
 
 void MQSchedule::GetMemory(uint64_t* installed_bytes,
@@ -1074,86 +625,6 @@ void MQSchedule::WaitIdle() {
     // A table's opening loads are ending (busy, nothing outstanding).
     if (registry_.AnyBusy()) loads_done_.Wait();
   }
-}
-
-void MQSchedule::TEST_SetAgingLifetimes(uint64_t lifetimes) {
-  MutexLock l(&mu_);
-  mq_.SetAgingLifetimes(lifetimes);
-}
-
-void MQSchedule::TEST_Pause(bool paused) {
-  paused_.store(paused, std::memory_order_release);
-  // Wait out a pass that started before the flag was set.
-  MutexLock wait_for_pass(&pass_mu_);
-}
-
-std::vector<uint64_t> MQSchedule::TEST_RegisteredFiles() const {
-  MutexLock l(&mu_);
-  std::vector<uint64_t> files;
-  registry_.ForEachRegistered(
-      [&files](uint64_t number, const FileRecord& record) {
-        if (record.groups != nullptr) files.push_back(number);
-      });
-  return files;
-}
-
-bool MQSchedule::TEST_CheckInvariants(std::string* error) const {
-  MutexLock l(&mu_);
-  if (!mq_.CheckInvariants(error)) return false;
-  uint64_t installed = 0;
-  uint64_t locators = 0;
-  std::string table_error;
-  registry_.ForEachRegistered(
-      [&](uint64_t number, const FileRecord& record)
-          EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-            if (record.groups == nullptr || !table_error.empty()) return;
-            locators += record.groups->locator().ApproximateMemoryUsage();
-            installed +=
-                CheckedTableBytesLocked(number, *record.groups, &table_error);
-          });
-  if (!table_error.empty()) {
-    *error = table_error;
-    return false;
-  }
-  if (installed != installed_bytes_) {
-    *error = "installed byte count is off";
-    return false;
-  }
-  if (installed_bytes_ > mq_.budget_bytes()) {
-    *error = "installed units exceed the budget";
-    return false;
-  }
-  if (locators != locator_bytes_) {
-    *error = "locator byte count is off";
-    return false;
-  }
-  if (locator_bytes_ <= budget_bytes_ &&
-      installed_bytes_ + locator_bytes_ > budget_bytes_) {
-    *error = "units and locators exceed the budget";
-    return false;
-  }
-  return true;
-}
-
-uint64_t MQSchedule::CheckedTableBytesLocked(uint64_t file_number,
-                                             const TableFilterGroups& groups,
-                                             std::string* error) const {
-  uint64_t table_bytes = 0;
-  for (uint32_t s = 0; s < groups.num_segments(); ++s) {
-    const int have = groups.LoadedCount(s);
-    const int reserved =
-        mq_.UnitsLoaded(MultiQueue::MakeSegmentId(file_number, s));
-    if (have > std::max(reserved, 0)) {
-      *error = "segment has more units installed than reserved";
-      return 0;
-    }
-    table_bytes +=
-        static_cast<uint64_t>(have) * groups.index().segment(s).unit_size;
-  }
-  if (groups.loaded_bytes() != table_bytes) {
-    *error = "a table's loaded byte count is off";
-  }
-  return table_bytes;
 }
 
 }  // namespace leveldb

@@ -1,30 +1,30 @@
-// MQSchedule: ElasticBF's per-DB filter layer and manager of loaded filter
-// units.
+// MQSchedule: ElasticBF's manager of loaded filter units for one DB's
+// FilterLayer (elastic/filter_layer.h, which it owns and hands out through
+// layer()).
 //
 // It owns, for every registered table file, the file's filter groups (the
 // loaded units and the segment locator), from the first time the file is
 // opened until it leaves the live set or is deleted, whatever the table
-// cache does with the file itself. A Get screens a table through Screen()
-// before the table cache is asked for it, so a table whose resident units
-// rule a key out is never opened. Everything it knows about a file (groups,
-// level, live / retired / seeded state, loads in flight) is one record of
-// its FileRegistry; the map Screen() reads is rebuilt from it.
+// cache does with the file itself. Everything it knows about a file
+// (groups, level, state, loads in flight) is one record of its
+// FileRegistry; after each registration change it publishes the
+// registered files to the layer, whose Screen() lets a Get rule a table
+// out before the table cache is asked for it.
 //
-// It also owns the MultiQueue (decisions and budget bookkeeping), the
-// EpochDomain that readers of loaded units enter, the logical clock, and a
-// background thread that turns accesses into unit loads and evictions:
+// It also owns the MultiQueue (decisions and budget bookkeeping) and a
+// background thread that turns the layer's access records into unit loads
+// and evictions:
 //
-//   Get thread:  Tick() once per DB::Get; Screen() per candidate table;
-//                RecordAccess(segment, absent) per screened table, a
-//                lock-free push into a bounded ring (records are dropped,
-//                and counted, when it is full: a Get never blocks).
-//   background:  drains the ring; for each record MultiQueue::RecordAccess
-//                and PlanAccess; evictions are applied at once (units are
-//                unpublished and retired to the EpochDomain), loads are
-//                read from disk outside the mutex (opening the table file
-//                through MQScheduleOptions::open_table_file) and then
-//                installed, or rolled back with AbortLoad if the read or
-//                CRC check fails.
+//   background:  drains the layer's ring; for each record
+//                MultiQueue::RecordAccess and PlanAccess; evictions are
+//                applied at once (units are unpublished and retired to the
+//                layer's EpochDomain), loads are read from disk outside the
+//                mutex (opening the table file through
+//                MQScheduleOptions::opener) and then installed, or rolled
+//                back with AbortLoad if the read or CRC check fails.
+//
+// What it knows of a DB comes through its interfaces only (the layer, the
+// opener, the reports of live files), not from the DB itself.
 //
 // Loaded units and segment locators never exceed the budget together: the
 // locators of registered tables are taken off the budget first, MultiQueue
@@ -38,7 +38,6 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <thread>  // NOLINT
@@ -46,16 +45,18 @@
 #include <utility>
 #include <vector>
 
-#include "elastic/access_ring.h"
 #include "elastic/file_registry.h"
+#include "elastic/filter_layer.h"
 #include "elastic/hotness_inheritance.h"
 #include "elastic/multi_queue.h"
+#include "elastic/table_file_opener.h"
 #include "leveldb/elastic_filter.h"
 #include "leveldb/status.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
 #include "table/elastic/segment_locator.h"
 #include "util/epoch.h"
+#include "util/io_stats.h"
 
 namespace leveldb {
 
@@ -64,32 +65,30 @@ class Logger;
 class RandomAccessFile;
 class Slice;
 class TableFilterGroups;
-struct IoStats;
 struct UnitBuffer;
 
 struct MQScheduleOptions {
   ElasticFilterOptions elastic;
   Logger* info_log = nullptr;  // unit load failures are reported here
-  IoStats* stats = nullptr;    // unit load/eviction counters; may be null
-  // False: no background thread; only WaitIdle() processes access records
-  // (deterministic tests).
+  // Where the unit load/eviction counters are kept (their only copy, so
+  // resetting it resets Stats' too); null: in the MQSchedule.
+  IoStats* stats = nullptr;
+  // False: no background thread; access records are processed only when a
+  // test asks (deterministic tests).
   bool background_thread = true;
   // Access ring slots, rounded up to a power of two (at least 64).
   size_t ring_capacity = size_t{1} << 14;
   // Lower bound of the automatic lifetime (ElasticFilterOptions::lifetime 0).
   uint64_t min_auto_lifetime = 64;
-  // Opens table file `file_number` for reading units while no table of it
-  // is being opened. Without it, units are loaded only when a table
-  // registers (with the file it was opened with).
-  std::function<Status(uint64_t file_number,
-                       std::unique_ptr<RandomAccessFile>* file)>
-      open_table_file;
-  // Registers live table file `file_number` of `file_size` bytes that no
-  // Get has opened yet (through AttachTable; it need not stay open). With
-  // it, the background thread registers every live file the DB reports,
-  // a few per pass, so their units are resident before the first Get
-  // reaches them; without it, files register when first opened.
-  std::function<void(uint64_t file_number, uint64_t file_size)> register_file;
+  // Opens table files for unit reads and background registrations; null:
+  // units are loaded only when a table registers (with the file it was
+  // opened with).
+  std::shared_ptr<TableFileOpener> opener;
+  // With an opener: the background thread registers every live file the
+  // DB reports that no Get has opened yet, a few per pass, so their units
+  // are resident before the first Get reaches them. Without it, files
+  // register when first opened.
+  bool register_live_files = false;
 };
 
 class MQSchedule {
@@ -111,6 +110,7 @@ class MQSchedule {
     uint64_t budget_keys = 0;
     uint64_t records = 0;     // access records processed
     uint64_t ring_drops = 0;  // access records lost to a full ring
+    // The unit counters of MQScheduleOptions::stats.
     uint64_t unit_loads = 0;  // units read and installed
     uint64_t unit_load_bytes = 0;
     uint64_t unit_load_failures = 0;  // read or CRC failures
@@ -118,21 +118,7 @@ class MQSchedule {
     uint64_t unit_evictions = 0;      // units dropped to free memory
   };
 
-  // What Screen() learned about one table for one key.
-  struct Screening {
-    enum Verdict {
-      kUnknown,   // the file is not registered: open its table first
-      kNoFilter,  // registered without filter groups: ask the table
-      kPastEnd,   // the key is past the table's last key: not there
-      kRuledOut,  // a loaded unit proves the key absent
-      kMayMatch,  // the units let the key through (or none is loaded)
-    };
-    Verdict verdict = kUnknown;
-    SegmentId segment = 0;   // kRuledOut and kMayMatch
-    bool consulted = false;  // kMayMatch: at least one unit was checked
-    // kMayMatch: the table's index entries the key can be found in.
-    SegmentLocator::EntryRange entries;
-  };
+  using Screening = FilterLayer::Screening;
 
   explicit MQSchedule(const MQScheduleOptions& options);
 
@@ -142,23 +128,9 @@ class MQSchedule {
   // Stops the background thread and frees every unit and locator.
   ~MQSchedule();
 
-  // Advances the logical clock by one Get; returns the new time.
-  uint64_t Tick() { return clock_.fetch_add(1, std::memory_order_relaxed) + 1; }
-  uint64_t Now() const { return clock_.load(std::memory_order_relaxed); }
-
-  // Get path: a probe of segment `id` (absent: its key was not there).
-  // Lock-free and O(1); drops the record when the ring is full.
-  void RecordAccess(SegmentId id, bool absent);
-
-  // Get path: screens table `file_number` for a lookup key (compared with
-  // the table's index keys) whose user key hashes to key_hash (KeyHash64).
-  // Lock-free; enters the epoch for the unit probe only. Opens no file.
-  Screening Screen(uint64_t file_number, const Slice& key,
-                   uint64_t key_hash) const;
-
-  // True if the file is registered with filter groups: a table opened for
-  // it needs no filter of its own.
-  bool HasFilterGroups(uint64_t file_number) const;
+  // The DB's Get path: clock, screening and access records.
+  FilterLayer* layer() { return &layer_; }
+  const FilterLayer* layer() const { return &layer_; }
 
   // Registers a table file the first time a table of it is opened; later
   // calls for a registered file change nothing. Null `groups` registers a
@@ -191,16 +163,11 @@ class MQSchedule {
   // frees its units and locator.
   void ForgetFile(uint64_t file_number) LOCKS_EXCLUDED(mu_);
 
-  // Hotness of every segment of a file registered now or earlier, or seeded
-  // and not registered yet (for inheritance). False if the file is unknown.
-  bool GetSegmentHotness(uint64_t file_number,
-                         std::vector<MultiQueue::Hotness>* hotness) const
-      LOCKS_EXCLUDED(mu_);
-
-  // The same with unit targets (for inheritance and checkpoints): for a
-  // registered segment the units it holds, or the target it is still being
-  // topped up to if larger; for a retired file -1 (unknown); for a seeded
-  // file its seed. False if the file is unknown.
+  // Hotness and unit targets of every segment of a file registered now or
+  // earlier, or seeded and not registered yet (for inheritance and
+  // checkpoints): for a registered segment the units it holds, or the target it
+  // is still being topped up to if larger; for a retired file -1 (unknown); for
+  // a seeded file its seed. False if the file is unknown.
   bool GetFileHotness(uint64_t file_number, InheritedHotness* hotness) const
       LOCKS_EXCLUDED(mu_);
 
@@ -209,25 +176,6 @@ class MQSchedule {
   // is used when the file registers. Ignored for a file registered now or
   // earlier, or already seeded. ForgetFile drops it.
   void SeedFileHotness(uint64_t file_number, const InheritedHotness& hotness)
-      LOCKS_EXCLUDED(mu_);
-
-  // Units reserved now by each segment of a registered file (installed ones
-  // plus loads in flight; equal after WaitIdle). Empty if not registered.
-  std::vector<int> UnitsReserved(uint64_t file_number) const
-      LOCKS_EXCLUDED(mu_);
-
-  // Moves the logical clock forward to `now` if it is behind (the clock
-  // continues from a previous run; it never goes back).
-  void RestoreClock(uint64_t now);
-
-  // Tags the file's segments with an LSM level (for the statistics). The
-  // level is remembered for a file not registered yet, so its segments get
-  // the right tag when it registers later; ForgetFile drops it.
-  void SetFileLevel(uint64_t file_number, int level) LOCKS_EXCLUDED(mu_);
-
-  // The same for many files at once (one critical section): pairs of
-  // (file number, level). Files whose level is unchanged cost one lookup.
-  void SetFileLevels(const std::vector<std::pair<uint64_t, int>>& files)
       LOCKS_EXCLUDED(mu_);
 
   // One live file of the LSM tree: its level and, if known, its recorded
@@ -239,8 +187,9 @@ class MQSchedule {
     uint64_t file_size = 0;           // 0: unknown (never registered here)
   };
   // The complete set of live files, reported whenever the DB installs a
-  // new version: SetFileLevels and SeedFileHotness for each (one critical
-  // section; a file already known or seeded costs lookups only). A file
+  // new version: records each file's level (retagging its segments) and
+  // seeds it as SeedFileHotness would (one critical section; a file already
+  // known or seeded costs lookups only). A file
   // that was live in an earlier report and is missing from this one has
   // been compacted away: its units and locator are freed at once, so the
   // budget serves only live tables, even while an old version keeps the
@@ -250,7 +199,6 @@ class MQSchedule {
   // version is installed, shares the budget of its inputs meanwhile.
   void ReportFiles(const std::vector<FileReport>& files) LOCKS_EXCLUDED(mu_);
 
-  Stats GetStats() const LOCKS_EXCLUDED(mu_);
   // Text of the "leveldb.elasticbf" property.
   std::string StatsString() const LOCKS_EXCLUDED(mu_);
 
@@ -259,30 +207,8 @@ class MQSchedule {
   void GetMemory(uint64_t* installed_bytes, uint64_t* budget_bytes) const
       LOCKS_EXCLUDED(mu_);
 
-  // Processes every access record queued so far and registers the live
-  // files still unregistered (MQScheduleOptions::register_file), in the
-  // calling thread, and waits until no unit load is in flight. Makes tests
-  // deterministic.
-  void WaitIdle() LOCKS_EXCLUDED(mu_);
-
-  // Test hooks. A paused background thread processes nothing.
-  void TEST_Pause(bool paused);
-  // Sets the MultiQueue's count aging (0 = counts never fade), for tests
-  // of how hotness is kept that would otherwise race with the halving.
-  void TEST_SetAgingLifetimes(uint64_t lifetimes) LOCKS_EXCLUDED(mu_);
-  void TEST_SetClock(uint64_t now) {
-    clock_.store(now, std::memory_order_relaxed);
-  }
-  // Files registered with filter groups now.
-  std::vector<uint64_t> TEST_RegisteredFiles() const LOCKS_EXCLUDED(mu_);
-  // Cross-checks the MultiQueue, the tables' installed units, the locators
-  // and the byte counters.
-  bool TEST_CheckInvariants(std::string* error) const LOCKS_EXCLUDED(mu_);
-
  private:
-  // Immutable map of registered files for lock-free Screen(); defined in
-  // the .cc file.
-  class FileMap;
+  friend class MQScheduleTestPeer;  // tests/elastic_test_peer.h
 
   // A reserved unit to read.
   struct Load {
@@ -290,18 +216,28 @@ class MQSchedule {
     int unit;
   };
 
-  static constexpr uint64_t kAbsentBit = uint64_t{1} << 63;
+  Stats GetStats() const LOCKS_EXCLUDED(mu_);
 
-  void BackgroundLoop() LOCKS_EXCLUDED(wake_mu_, mu_);
+  // Processes every access record queued so far and registers the live
+  // files still unregistered (MQScheduleOptions::register_live_files), in
+  // the calling thread, and waits until no unit load is in flight. Makes
+  // tests deterministic.
+  void WaitIdle() LOCKS_EXCLUDED(mu_);
+
+  void BackgroundLoop() LOCKS_EXCLUDED(mu_);
   // Drains the ring and executes the resulting plans; returns the number of
   // records processed.
   size_t ProcessRecords() LOCKS_EXCLUDED(mu_);
-  // Registers up to `max` live files no Get has opened yet, through
-  // MQScheduleOptions::register_file; returns how many it tried.
+  // Registers up to `max` live files no Get has opened yet, opening them
+  // through MQScheduleOptions::opener; returns how many it tried.
   size_t RegisterUnregisteredFiles(size_t max) LOCKS_EXCLUDED(mu_);
+  // Opens a live file's table and registers it (as AttachTable); failures
+  // are logged.
+  void RegisterLiveFile(uint64_t file_number, uint64_t file_size)
+      LOCKS_EXCLUDED(mu_);
   // Reads and installs reserved units, one at a time.
   void ExecuteLoads(const std::vector<Load>& loads) LOCKS_EXCLUDED(mu_);
-  // Opens a table file for unit reads (MQScheduleOptions::open_table_file).
+  // Opens a table file for unit reads (MQScheduleOptions::opener).
   Status OpenForLoads(uint64_t file_number,
                       std::unique_ptr<RandomAccessFile>* file);
   // The one way a reserved unit is read: if it is still wanted, reads it
@@ -342,13 +278,10 @@ class MQSchedule {
   std::vector<std::vector<uint32_t>> PlanInitialUnitsLocked(
       uint64_t file_number, const std::vector<int>& target, int initial)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Publishes a new FileMap built from the registered files, then retires
-  // the old one and the groups unregistered since the last publication.
-  void PublishFileMapLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Unregisters a file (units dropped); its groups are retired by the next
-  // PublishFileMapLocked, which the caller must call when this returns
-  // true (the file was registered).
-  bool UnregisterLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Drops the units of a file registered with groups and takes its
+  // segments out of the MultiQueue (before the registry lets it go).
+  void DetachRegisteredLocked(uint64_t file_number)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // Unpublishes the units the MultiQueue took from victims; each victim's
   // segment keeps the lost unit as a top-up target, so memory freed later
@@ -356,10 +289,18 @@ class MQSchedule {
   // than sitting idle, and compaction outputs inherit the target.
   void DropVictimsLocked(const std::vector<MultiQueue::Victim>& victims)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Recomputes the budget from the attached keys and evicts down to it.
+  // The memory budget, the one place it is computed.
+  struct Budget {
+    uint64_t total = 0;  // units and locators together
+    uint64_t units = 0;  // what the registered tables' locators leave
+  };
+  // The budget for the live keys plus `extra_keys` (a table registering
+  // before its version is reported brings its keys' share).
+  Budget ComputeBudgetLocked(uint64_t extra_keys) const
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Applies ComputeBudgetLocked(0): records it and hands the units' part to
+  // the MultiQueue, which evicts down to it.
   void UpdateBudgetLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // The budget of units and locators for `keys` live keys.
-  uint64_t BudgetForKeys(uint64_t keys) const;
   // The keys memory_bits_per_key applies to (see Stats::budget_keys).
   uint64_t BudgetKeysLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Records a file's level and retags its known segments.
@@ -370,7 +311,8 @@ class MQSchedule {
   void DetachLocked(uint64_t file_number, TableFilterGroups* groups)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A file left the live set: drops its units for good. True if it was
-  // registered (see UnregisterLocked).
+  // registered: its groups wait in unpublished_ for the caller's next
+  // layer_.Publish().
   bool RetireLocked(uint64_t file_number) EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Seeds a file not known yet (no-op otherwise).
   void SeedLocked(uint64_t file_number, const InheritedHotness& hotness)
@@ -379,6 +321,9 @@ class MQSchedule {
   // target, from free memory only, hottest first, one unit per segment per
   // round; appends the loads.
   void PlanTopUpsLocked(std::vector<Load>* loads) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The segments below their target, hottest first (most absent probes,
+  // then most accesses, then lowest id).
+  std::vector<SegmentId> TopUpOrderLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The units a segment of an attached table should be counted with: the
   // units it holds, or its pending target if larger.
   int TargetUnitsLocked(SegmentId id) const EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -399,32 +344,22 @@ class MQSchedule {
   // or null).
   void EndLoadLocked(uint64_t file_number, const TableFilterGroups* groups)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Installed unit bytes of a registered table (TEST_CheckInvariants);
-  // sets *error if they disagree with its reservations or byte count.
-  uint64_t CheckedTableBytesLocked(uint64_t file_number,
-                                   const TableFilterGroups& groups,
-                                   std::string* error) const
-      EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Adds n to a counter of options_.stats, if there is one.
+  // Adds n to a unit counter (kept in stats_ only).
   void AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n);
 
   const MQScheduleOptions options_;
-  // Declared first: destroyed last. Mutable: const readers (Screen) enter
-  // it.
-  mutable EpochDomain epoch_;
-  alignas(64) std::atomic<uint64_t> clock_{0};  // written by every Get
-  AccessRing ring_;
-  std::atomic<uint64_t> ring_drops_{0};
-  const size_t wake_threshold_;
-  std::atomic<bool> wake_requested_{false};
+  // The one copy of the unit counters: options_.stats, else own_stats_.
+  IoStats own_stats_;
+  IoStats* const stats_;
+  WakeSignal wake_;  // of the background thread; outlives layer_
+  // Destroyed after everything below: it frees what readers may still see.
+  FilterLayer layer_;
   std::atomic<bool> paused_{false};
   // Held by the background thread for each processing pass, so that
-  // TEST_Pause(true) returns only once no pass is running.
+  // pausing it (tests) returns only once no pass is running.
   port::Mutex pass_mu_;
 
-  // Published under mu_, read lock-free inside epoch_.
-  std::atomic<const FileMap*> file_map_{nullptr};
-  // Unregistered groups that the published map may still name.
+  // Unregistered groups that the layer's published map may still name.
   std::vector<std::shared_ptr<TableFilterGroups>> unpublished_ GUARDED_BY(mu_);
 
   mutable port::Mutex mu_;
@@ -437,7 +372,7 @@ class MQSchedule {
   std::unordered_map<SegmentId, int> deficits_ GUARDED_BY(mu_);
   // Memory may have been freed, or deficits added, since the last top-up.
   bool topup_pending_ GUARDED_BY(mu_) = false;
-  // Files handed to register_file whose registration has not returned.
+  // Files taken for background registration that have not registered yet.
   int registrations_in_flight_ GUARDED_BY(mu_) = 0;
   // Planned loads not finished yet (queued or reading).
   int loads_outstanding_ GUARDED_BY(mu_) = 0;
@@ -446,15 +381,8 @@ class MQSchedule {
   uint64_t budget_bytes_ GUARDED_BY(mu_) = 0;   // units and locators
   uint64_t installed_bytes_ GUARDED_BY(mu_) = 0;
   uint64_t records_ GUARDED_BY(mu_) = 0;
-  uint64_t unit_loads_ GUARDED_BY(mu_) = 0;
-  uint64_t unit_load_bytes_ GUARDED_BY(mu_) = 0;
-  uint64_t unit_load_failures_ GUARDED_BY(mu_) = 0;
   uint64_t region_reads_ GUARDED_BY(mu_) = 0;
-  uint64_t unit_evictions_ GUARDED_BY(mu_) = 0;
 
-  port::Mutex wake_mu_;
-  port::CondVar wake_cv_;
-  bool shutting_down_ GUARDED_BY(wake_mu_) = false;
   std::thread thread_;
 };
 

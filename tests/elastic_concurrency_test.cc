@@ -21,6 +21,7 @@
 #include "leveldb/options.h"
 #include "table/elastic/filter_group.h"
 #include "tests/elastic_test_helpers.h"
+#include "tests/elastic_test_peer.h"
 #include "tests/test_util.h"
 #include "util/epoch.h"
 #include "util/hash64.h"
@@ -61,7 +62,7 @@ uint64_t LocatorBytes(MQScheduleOptions mo, const Options& options,
                          &lookup, &test::SaveLookup, &ctx)
                     .ok());
   }
-  const uint64_t bytes = mqs.GetStats().locator_bytes;
+  const uint64_t bytes = MQScheduleTestPeer::GetStats(&mqs).locator_bytes;
   EXPECT_GT(bytes, 0u);
   return bytes;
 }
@@ -108,7 +109,7 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
   mo.elastic = eo;
   mo.stats = &stats;
   mo.min_auto_lifetime = 1;
-  mo.open_table_file = test::TableFileOpener(env.get(), dbname);
+  mo.opener = test::OpenerFor(env.get(), dbname);
   // The budget covers every table's locator and a few units only.
   mo.elastic.memory_budget_bytes =
       LocatorBytes(mo, options, dbname, sizes) + 4 * largest_unit;
@@ -135,7 +136,7 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
       while (!stop.load(std::memory_order_relaxed)) {
         // Most Gets go to a hot table that changes every few thousand Gets,
         // so units keep moving between segments.
-        const int hot = static_cast<int>((mqs.Now() / 5000) % kTables);
+        const int hot = static_cast<int>((mqs.layer()->Now() / 5000) % kTables);
         const int t = rnd.OneIn(4) ? rnd.Uniform(kTables) : hot;
         const int i = rnd.Uniform(kKeysPerTable);
         const int n = t * kKeysPerTable + i;
@@ -143,7 +144,7 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
         const std::string key =
             absent ? test::AbsentKey(n) : test::PresentKey(n);
 
-        mqs.Tick();  // as DBImpl::Get does
+        mqs.layer()->Tick();  // as DBImpl::Get does
         TableReadContext ctx;
         ctx.key_hash = KeyHash64(key.data(), key.size());
         ctx.stats = &stats;
@@ -173,7 +174,7 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
     for (;;) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       const auto elapsed = std::chrono::steady_clock::now() - start;
-      const MQSchedule::Stats now = mqs.GetStats();
+      const MQSchedule::Stats now = MQScheduleTestPeer::GetStats(&mqs);
       const bool enough = counters.gets.load() >= 20000 &&
                           now.unit_loads >= 50 && now.unit_evictions >= 50;
       if ((enough && elapsed >= std::chrono::milliseconds(1500)) ||
@@ -185,14 +186,15 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
     for (auto& w : workers) w.join();
     monitor.join();
     EXPECT_EQ(0, over_budget.load());
-    mqs.WaitIdle();
+    MQScheduleTestPeer::WaitIdle(&mqs);
     std::string error;
-    EXPECT_TRUE(mqs.TEST_CheckInvariants(&error)) << error;
+    EXPECT_TRUE(MQScheduleTestPeer::CheckInvariants(&mqs, &error)) << error;
   }
   // The cache is gone, the filters are not; deleting the files frees them.
-  EXPECT_EQ(static_cast<uint64_t>(kTables), mqs.GetStats().attached_tables);
+  EXPECT_EQ(static_cast<uint64_t>(kTables),
+            MQScheduleTestPeer::GetStats(&mqs).attached_tables);
   for (int t = 0; t < kTables; ++t) mqs.ForgetFile(t + 1);
-  const MQSchedule::Stats st = mqs.GetStats();
+  const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(&mqs);
   SCOPED_TRACE(mqs.StatsString() + stats.ToString());
   EXPECT_EQ(0u, st.attached_tables);
   EXPECT_EQ(0u, st.installed_bytes);

@@ -26,6 +26,7 @@
 #include "leveldb/env.h"
 #include "leveldb/io_stats.h"
 #include "leveldb/write_batch.h"
+#include "tests/elastic_test_peer.h"
 #include "tests/test_util.h"
 #include "util/random.h"
 
@@ -241,10 +242,10 @@ void ElasticDBConcurrencyTest::RunWorkload(const Options& o, uint64_t budget,
   EXPECT_GT(reads.load(), 0u);
   EXPECT_GT(writes.load(), 0u);
 
-  mqs->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs);
   std::string error;
-  EXPECT_TRUE(mqs->TEST_CheckInvariants(&error)) << error;
-  const MQSchedule::Stats st = mqs->GetStats();
+  EXPECT_TRUE(MQScheduleTestPeer::CheckInvariants(mqs, &error)) << error;
+  const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(mqs);
   EXPECT_LE(st.installed_bytes, st.mq.budget_bytes);
   EXPECT_EQ(budget, st.budget_bytes);
   ASSERT_LT(st.locator_bytes, st.budget_bytes);
@@ -287,7 +288,7 @@ void ElasticDBConcurrencyTest::RunWorkload(const Options& o, uint64_t budget,
       on_disk.insert(number);
     }
   }
-  for (uint64_t number : mqs->TEST_RegisteredFiles()) {
+  for (uint64_t number : MQScheduleTestPeer::RegisteredFiles(mqs)) {
     EXPECT_EQ(1u, on_disk.count(number)) << number;
   }
 }
@@ -405,7 +406,7 @@ TEST_F(ElasticDBConcurrencyTest, GetsNeverWaitForBackgroundUnitLoads) {
   ASSERT_TRUE(DB::Open(o, dbname_, &db_).ok());
   DBImpl* impl = static_cast<DBImpl*>(db_);
   FillDisjointTables(160);
-  impl->TEST_elastic()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(impl->TEST_elastic());
   ASSERT_GT(TableCount(), 64);
 
   std::mutex mu;
@@ -451,7 +452,7 @@ TEST_F(ElasticDBConcurrencyTest, GetsNeverWaitForBackgroundUnitLoads) {
   EXPECT_EQ(0, errors);
   // The background thread really was reading units meanwhile.
   EXPECT_GT(held, 0);
-  impl->TEST_elastic()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(impl->TEST_elastic());
   delete db_;  // before the Env it reads through
   db_ = nullptr;
 }

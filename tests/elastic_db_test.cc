@@ -41,6 +41,7 @@
 #include "table/elastic/filter_group.h"
 #include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
+#include "tests/elastic_test_peer.h"
 #include "tests/manifest_fault_env.h"
 #include "tests/table_test_helpers.h"
 #include "tests/test_util.h"
@@ -404,7 +405,7 @@ TEST_F(ElasticDBTest, PropertyReportsMemoryHistogramAndActivity) {
   Fill(0, 20000);
   db_->CompactRange(nullptr, nullptr);
   for (int i = 0; i < 20000; i += 2) Get(AbsentKey(i));
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
 
   std::string prop;
   ASSERT_TRUE(db_->GetProperty("leveldb.elasticbf", &prop));
@@ -436,7 +437,7 @@ TEST_F(ElasticDBTest, PropertyReportsMemoryHistogramAndActivity) {
   }
   ASSERT_GT(table_level, 0);
   auto expect_all_at = [this](int level, const std::string& context) {
-    const MQSchedule::Stats st = mqs()->GetStats();
+    const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(mqs());
     ASSERT_LT(static_cast<size_t>(level), st.mq.segments_by_level.size());
     uint64_t at_level = 0;
     for (uint64_t n : st.mq.segments_by_level[level]) at_level += n;
@@ -453,7 +454,7 @@ TEST_F(ElasticDBTest, PropertyReportsMemoryHistogramAndActivity) {
   // get their level too: it was recorded when the recovered version was
   // installed.
   Open(o);
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   EXPECT_GT(ElasticStat("tables_attached"), 0u);
   expect_all_at(table_level, "after reopen");
 
@@ -481,7 +482,7 @@ TEST_F(ElasticDBTest, AbsentKeysAreRejectedWithoutDataBlockReads) {
   constexpr int kKeys = 30000;
   Fill(0, kKeys);
   db_->CompactRange(nullptr, nullptr);
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
 
   // Pass 1: one unit per segment (about 15% false positives at 4 bits).
   ResetIoStats(db_);
@@ -499,7 +500,7 @@ TEST_F(ElasticDBTest, AbsentKeysAreRejectedWithoutDataBlockReads) {
   EXPECT_EQ(probes1, rejections1 + reads1);
 
   // The accesses earned the segments more units (memory was free).
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   EXPECT_GT(ElasticStat("unit_loads"), 0u);
 
   // Pass 2: far fewer false positives.
@@ -564,7 +565,7 @@ TEST_F(ElasticDBTest, OldBloomTablesKeepTheirFiltersUnderElasticBF) {
   EXPECT_GE(IoStat("filter_rejections"), probes * 95 / 100);
 
   // Absent keys in the new range: the loaded units reject most of them.
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   ResetIoStats(db_);
   for (int i = kOld; i < kOld + 3000; ++i) {
     ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
@@ -630,7 +631,7 @@ TEST_F(ElasticDBTest, BloomRibbonAndStockFilterTablesMix) {
   // Every key found; absent keys of every range rejected by its filters.
   auto check = [this](const char* when) {
     SCOPED_TRACE(when);
-    mqs()->WaitIdle();
+    MQScheduleTestPeer::WaitIdle(mqs());
     for (int part = 0; part < 3; ++part) {
       SCOPED_TRACE(part);
       ResetIoStats(db_);
@@ -771,7 +772,7 @@ TEST_F(ElasticDBTest, MemoryStaysWithinBudgetWhileAWorkloadRuns) {
     }
     if (round % 5 == 4) db_->CompactRange(nullptr, nullptr);
   }
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   done.store(true);
   poller.join();
 
@@ -781,7 +782,7 @@ TEST_F(ElasticDBTest, MemoryStaysWithinBudgetWhileAWorkloadRuns) {
   EXPECT_GT(ElasticStat("unit_evictions") + ElasticStat("rejected_no_victims"),
             0u);
   std::string error;
-  EXPECT_TRUE(mqs()->TEST_CheckInvariants(&error)) << error;
+  EXPECT_TRUE(MQScheduleTestPeer::CheckInvariants(mqs(), &error)) << error;
   // Every key written is still there.
   for (int i = 0; i < 21000; i += 11) {
     const std::string v = Get(PresentKey(i));
@@ -826,11 +827,11 @@ TEST_F(ElasticDBTest, CorruptUnitCostsOnlyTheFilter) {
   Open(o);
   for (int i = 0; i < kKeys; ++i) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
   for (int i = 0; i < kKeys; ++i) ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   EXPECT_GE(IoStat("unit_load_failures"), 2 * tables.size());
   EXPECT_GE(ElasticStat("unit_load_failures"), 2 * tables.size());
   std::string error;
-  EXPECT_TRUE(mqs()->TEST_CheckInvariants(&error)) << error;
+  EXPECT_TRUE(MQScheduleTestPeer::CheckInvariants(mqs(), &error)) << error;
   Close();
 
   const std::string log = ReadFile(InfoLogFileName(dbname_));
@@ -887,13 +888,13 @@ TEST_F(ElasticDBTest, RecoveredTablesRegisterBeforeAnyGet) {
   // Reopened: the filter layer registers every recovered table (filter
   // groups and first units) in the background, without a Get.
   Open(o);
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   EXPECT_EQ(static_cast<uint64_t>(tables), ElasticStat("tables_attached"));
 
   // So the first Gets of absent keys are ruled out without opening the
   // tables, more of them than the table cache could even hold. (Paused:
   // background unit loads, which open files too, are not counted.)
-  mqs()->TEST_Pause(true);
+  MQScheduleTestPeer::Pause(mqs(), true);
   const int opens_before = counting_env.opens();
   const uint64_t rejections_before = IoStat("filter_rejections");
   int gets = 0;
@@ -906,7 +907,7 @@ TEST_F(ElasticDBTest, RecoveredTablesRegisterBeforeAnyGet) {
   EXPECT_GE(rejected, static_cast<uint64_t>(gets * 8 / 10));
   EXPECT_LE(static_cast<uint64_t>(counting_env.opens() - opens_before),
             gets - rejected);
-  mqs()->TEST_Pause(false);
+  MQScheduleTestPeer::Pause(mqs(), false);
   for (int i = 0; i < kTables * kPerTable; i += 7) {
     ASSERT_EQ(ValueFor(i), Get(PresentKey(i))) << i;
   }
@@ -919,7 +920,7 @@ TEST_F(ElasticDBTest, FiltersOutliveTablesClosedByTheTableCache) {
   o.max_open_files = 20;  // clipped to the minimum: 64 open tables
   Open(o);
   // Counts fade with aging; here they must stay comparable across the run.
-  mqs()->TEST_SetAgingLifetimes(0);
+  MQScheduleTestPeer::SetAgingLifetimes(mqs(), 0);
   // 100 disjoint tables, each flushed straight to a deeper level.
   constexpr int kTables = 100;
   constexpr int kPerTable = 200;
@@ -937,14 +938,15 @@ TEST_F(ElasticDBTest, FiltersOutliveTablesClosedByTheTableCache) {
       ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
     }
   }
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   std::vector<MultiQueue::Hotness> hot;
-  ASSERT_TRUE(mqs()->GetSegmentHotness(first_table, &hot));
+  ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(mqs(), first_table, &hot));
   ASSERT_FALSE(hot.empty());
   uint64_t accesses = 0;
   for (const auto& h : hot) accesses += h.accesses;
   EXPECT_GE(accesses, 20u * (kPerTable - 1));  // the last key is past it
-  const std::vector<int> units = mqs()->UnitsReserved(first_table);
+  const std::vector<int> units =
+      MQScheduleTestPeer::UnitsReserved(mqs(), first_table);
   ASSERT_FALSE(units.empty());
 
   // Touch every other table: the first one is closed by the cache, its
@@ -952,11 +954,11 @@ TEST_F(ElasticDBTest, FiltersOutliveTablesClosedByTheTableCache) {
   for (int i = kPerTable; i < kTables * kPerTable; ++i) {
     ASSERT_EQ(ValueFor(i), Get(PresentKey(i))) << i;
   }
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   EXPECT_GE(ElasticStat("tables_attached"), static_cast<uint64_t>(kTables));
-  EXPECT_EQ(units, mqs()->UnitsReserved(first_table));
+  EXPECT_EQ(units, MQScheduleTestPeer::UnitsReserved(mqs(), first_table));
   std::vector<MultiQueue::Hotness> kept;
-  ASSERT_TRUE(mqs()->GetSegmentHotness(first_table, &kept));
+  ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(mqs(), first_table, &kept));
   uint64_t kept_accesses = 0;
   for (const auto& h : kept) kept_accesses += h.accesses;
   EXPECT_GE(kept_accesses, accesses);  // not reset by the close
@@ -977,9 +979,10 @@ TEST_F(ElasticDBTest, FiltersOutliveTablesClosedByTheTableCache) {
   for (int i = 0; i < kPerTable; ++i) {
     ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
   }
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   std::vector<MultiQueue::Hotness> after;
-  ASSERT_TRUE(mqs()->GetSegmentHotness(first_table, &after));
+  ASSERT_TRUE(
+      MQScheduleTestPeer::GetSegmentHotness(mqs(), first_table, &after));
   uint64_t after_accesses = 0;
   for (const auto& h : after) after_accesses += h.accesses;
   EXPECT_GT(after_accesses, kept_accesses);
@@ -989,7 +992,7 @@ TEST_F(ElasticDBTest, FiltersOutliveTablesClosedByTheTableCache) {
     ASSERT_EQ(ValueFor(i), Get(PresentKey(i))) << i;
   }
   std::string error;
-  EXPECT_TRUE(mqs()->TEST_CheckInvariants(&error)) << error;
+  EXPECT_TRUE(MQScheduleTestPeer::CheckInvariants(mqs(), &error)) << error;
   Close();  // before counting_env goes
 }
 
@@ -1010,7 +1013,7 @@ TEST_F(ElasticDBTest, HugeMemoryBitsPerKeyGivesAnUnlimitedBudget) {
     ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
     ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
   }
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   ASSERT_EQ(static_cast<uint64_t>(kKeys), ElasticStat("keys_live"));
   EXPECT_EQ(std::numeric_limits<uint64_t>::max(),
             ElasticStat("memory_budget_bytes"));
@@ -1064,7 +1067,7 @@ class ElasticCheckpointTest : public ElasticDBTest {
   // Absent keys of [begin, end): changes the hotness of their segments.
   void Probe(int begin, int end) {
     for (int i = begin; i < end; ++i) ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
-    mqs()->WaitIdle();
+    MQScheduleTestPeer::WaitIdle(mqs());
   }
 
   void CheckKeys(int begin, int end) {

@@ -28,6 +28,7 @@
 #include "port/thread_annotations.h"
 #include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
+#include "tests/elastic_test_peer.h"
 #include "tests/manifest_fault_env.h"
 #include "tests/test_util.h"
 #include "util/mutexlock.h"
@@ -121,13 +122,13 @@ class ElasticHotnessTest : public test::DBTestBase<testing::Test> {
         ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
       }
     }
-    mqs()->WaitIdle();
+    MQScheduleTestPeer::WaitIdle(mqs());
   }
 
   // Every segment of every live table holds exactly kInitialUnits.
   void ExpectInitialUnitsEverywhere() {
     for (uint64_t number : TableFiles()) {
-      for (int units : mqs()->UnitsReserved(number)) {
+      for (int units : MQScheduleTestPeer::UnitsReserved(mqs(), number)) {
         EXPECT_EQ(kInitialUnits, units);
       }
     }
@@ -136,7 +137,7 @@ class ElasticHotnessTest : public test::DBTestBase<testing::Test> {
   // After opening every table: all of them start cold.
   void ExpectColdTables() {
     OpenAllTables();
-    mqs()->WaitIdle();
+    MQScheduleTestPeer::WaitIdle(mqs());
     ExpectInitialUnitsEverywhere();
   }
 
@@ -162,11 +163,11 @@ class ElasticHotnessTest : public test::DBTestBase<testing::Test> {
     InheritedHotness hotness;
   };
   std::map<uint64_t, TableState> Snapshot() {
-    mqs()->WaitIdle();
+    MQScheduleTestPeer::WaitIdle(mqs());
     std::map<uint64_t, TableState> state;
     for (uint64_t number : TableFiles()) {
       TableState& t = state[number];
-      t.units = mqs()->UnitsReserved(number);
+      t.units = MQScheduleTestPeer::UnitsReserved(mqs(), number);
       EXPECT_TRUE(mqs()->GetFileHotness(number, &t.hotness)) << number;
     }
     return state;
@@ -269,14 +270,15 @@ TEST_F(ElasticHotnessTest, CompactionOutputsInheritTheHotRange) {
   ASSERT_GE(before.hot.size(), 3u);
   ASSERT_GE(before.cold.size(), 20u);
   for (const auto& [file, seg] : before.hot) {
-    EXPECT_GT(mqs()->UnitsReserved(file)[seg], kInitialUnits);
+    EXPECT_GT(MQScheduleTestPeer::UnitsReserved(mqs(), file)[seg],
+              kInitialUnits);
   }
 
   // Every table is rewritten into the next level.
   const std::set<uint64_t> inputs = TableFiles();
   dbfull()->TEST_CompactRange(level, nullptr, nullptr);
   ASSERT_EQ(level + 1, TableLevel());
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   for (uint64_t number : TableFiles()) ASSERT_EQ(0u, inputs.count(number));
 
   // After: the new segments of the hot range start hot, the others cold.
@@ -286,9 +288,10 @@ TEST_F(ElasticHotnessTest, CompactionOutputsInheritTheHotRange) {
   for (const auto& [file, seg] : after.hot) {
     SCOPED_TRACE("hot segment " + std::to_string(seg) + " of " +
                  std::to_string(file));
-    EXPECT_GT(mqs()->UnitsReserved(file)[seg], kInitialUnits);
+    EXPECT_GT(MQScheduleTestPeer::UnitsReserved(mqs(), file)[seg],
+              kInitialUnits);
     std::vector<MultiQueue::Hotness> h;
-    ASSERT_TRUE(mqs()->GetSegmentHotness(file, &h));
+    ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(mqs(), file, &h));
     EXPECT_GT(h[seg].absent_probes, 0u);
     EXPECT_GT(h[seg].last_access, 0u);
     // Recorded in the compaction's MANIFEST record too.
@@ -298,14 +301,15 @@ TEST_F(ElasticHotnessTest, CompactionOutputsInheritTheHotRange) {
     EXPECT_GT(recorded->UnitTarget(seg), kInitialUnits);
   }
   for (const auto& [file, seg] : after.cold) {
-    EXPECT_LE(mqs()->UnitsReserved(file)[seg], kInitialUnits);
+    EXPECT_LE(MQScheduleTestPeer::UnitsReserved(mqs(), file)[seg],
+              kInitialUnits);
     std::vector<MultiQueue::Hotness> h;
-    ASSERT_TRUE(mqs()->GetSegmentHotness(file, &h));
+    ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(mqs(), file, &h));
     EXPECT_EQ(0u, h[seg].absent_probes);
   }
   EXPECT_GT(ElasticRecords(), 0);
   std::string error;
-  EXPECT_TRUE(mqs()->TEST_CheckInvariants(&error)) << error;
+  EXPECT_TRUE(MQScheduleTestPeer::CheckInvariants(mqs(), &error)) << error;
   CheckAllData();
 }
 
@@ -316,15 +320,16 @@ TEST_F(ElasticHotnessTest, WithoutInheritanceNewTablesStartCold) {
   HeatHotRange(3);
   Classified before = ClassifySegments();
   ASSERT_FALSE(before.hot.empty());
-  EXPECT_GT(mqs()->UnitsReserved(before.hot[0].first)[before.hot[0].second],
+  EXPECT_GT(MQScheduleTestPeer::UnitsReserved(
+                mqs(), before.hot[0].first)[before.hot[0].second],
             kInitialUnits);
 
   dbfull()->TEST_CompactRange(level, nullptr, nullptr);
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   ExpectInitialUnitsEverywhere();
   for (uint64_t number : TableFiles()) {
     std::vector<MultiQueue::Hotness> h;
-    ASSERT_TRUE(mqs()->GetSegmentHotness(number, &h));
+    ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(mqs(), number, &h));
     for (const MultiQueue::Hotness& seg : h) {
       EXPECT_EQ(0u, seg.accesses);
     }
@@ -350,7 +355,7 @@ TEST_F(ElasticHotnessTest, CleanReopenRestoresHotnessAndUnits) {
   HeatHotRange(3);
   OpenAllTables();
   const std::map<uint64_t, TableState> before = Snapshot();
-  const uint64_t clock = mqs()->Now();
+  const uint64_t clock = mqs()->layer()->Now();
   ASSERT_GT(clock, 0u);
   int hot_segments = 0;
   for (const auto& [number, t] : before) {
@@ -361,7 +366,7 @@ TEST_F(ElasticHotnessTest, CleanReopenRestoresHotnessAndUnits) {
   Close();  // records the latest hotness
   EXPECT_GT(ElasticRecords(), 0);
   Open(ElasticOptions());
-  EXPECT_GE(mqs()->Now(), clock);  // the logical clock goes on
+  EXPECT_GE(mqs()->layer()->Now(), clock);  // the logical clock goes on
   OpenAllTables();
   const std::map<uint64_t, TableState> after = Snapshot();
   ASSERT_EQ(before.size(), after.size());
@@ -432,12 +437,13 @@ TEST_F(ElasticHotnessTest, PeriodicCheckpointsBoundWhatACrashLoses) {
 
   ASSERT_TRUE(TryOpen(ElasticOptions(), copy_).ok());
   OpenAllTables();
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   for (const auto& [number, t] : checkpointed) {
     InheritedHotness restored;
     ASSERT_TRUE(mqs()->GetFileHotness(number, &restored)) << number;
     EXPECT_TRUE(restored == t.hotness) << number;
-    EXPECT_EQ(t.units, mqs()->UnitsReserved(number)) << number;
+    EXPECT_EQ(t.units, MQScheduleTestPeer::UnitsReserved(mqs(), number))
+        << number;
   }
   CheckAllData();
 }
@@ -458,7 +464,7 @@ TEST_F(ElasticHotnessTest, ThousandCheckpointsKeepTheManifestBounded) {
     const int key = kHotBegin + (i * 37) % (kHotEnd - kHotBegin);
     ASSERT_EQ("NOT_FOUND", Get(AbsentKey(key)));
     ASSERT_EQ(ValueFor(key), Get(PresentKey(key)));
-    mqs()->WaitIdle();
+    MQScheduleTestPeer::WaitIdle(mqs());
     ASSERT_TRUE(dbfull()->TEST_CheckpointHotness().ok()) << i;
     largest = std::max(largest, ManifestSize());
   }
@@ -481,7 +487,7 @@ TEST_F(ElasticHotnessTest, ThousandCheckpointsKeepTheManifestBounded) {
   Close();
   Open(ElasticOptions());
   OpenAllTables();
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   for (const auto& [number, t] : before) {
     InheritedHotness restored;
     ASSERT_TRUE(mqs()->GetFileHotness(number, &restored)) << number;
@@ -513,7 +519,7 @@ TEST_F(ElasticHotnessTest, FailedCheckpointWriteLeavesAWorkingDatabase) {
   for (int i = 0; i < 1000 && failed < 0; ++i) {
     const int key = kHotBegin + (i * 37) % (kHotEnd - kHotBegin);
     ASSERT_EQ("NOT_FOUND", Get(AbsentKey(key)));
-    mqs()->WaitIdle();
+    MQScheduleTestPeer::WaitIdle(mqs());
     if (!dbfull()->TEST_CheckpointHotness().ok()) failed = i;
   }
   ASSERT_GE(failed, 0);
@@ -522,7 +528,7 @@ TEST_F(ElasticHotnessTest, FailedCheckpointWriteLeavesAWorkingDatabase) {
   // A hint was lost, nothing else: writes, checkpoints and reads go on.
   ASSERT_TRUE(Put(PresentKey(0), ValueFor(0)).ok());
   ASSERT_EQ("NOT_FOUND", Get(AbsentKey(kHotBegin)));
-  mqs()->WaitIdle();
+  MQScheduleTestPeer::WaitIdle(mqs());
   ASSERT_TRUE(dbfull()->TEST_CheckpointHotness().ok());
   EXPECT_EQ(1, ManifestFiles());
   Close();
@@ -565,7 +571,7 @@ TEST_F(ElasticHotnessTest, FailedManifestWriteAfterTheTablesLosesNothing) {
   Classified c = ClassifySegments();
   ASSERT_FALSE(c.hot.empty());
   std::vector<MultiQueue::Hotness> h;
-  ASSERT_TRUE(mqs()->GetSegmentHotness(c.hot[0].first, &h));
+  ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(mqs(), c.hot[0].first, &h));
   EXPECT_GT(h[c.hot[0].second].absent_probes, 0u);
   CheckAllData();
   // And it works on: the same compaction now succeeds.
@@ -645,7 +651,7 @@ TEST_F(ElasticHotnessTest, StripElasticMetadataLeavesStandardRecordsOnly) {
   OpenAllTables();
   for (uint64_t number : TableFiles()) {
     std::vector<MultiQueue::Hotness> h;
-    ASSERT_TRUE(mqs()->GetSegmentHotness(number, &h));
+    ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(mqs(), number, &h));
     for (const MultiQueue::Hotness& seg : h) EXPECT_EQ(0u, seg.absent_probes);
   }
 }

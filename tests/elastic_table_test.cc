@@ -25,6 +25,7 @@
 #include "table/elastic/filter_group.h"
 #include "table/format.h"
 #include "tests/elastic_test_helpers.h"
+#include "tests/elastic_test_peer.h"
 #include "util/epoch.h"
 #include "util/hash64.h"
 #include "util/io_stats.h"
@@ -96,7 +97,7 @@ class ElasticTableTest : public testing::Test {
     mo.background_thread = false;
     mo.ring_capacity = size_t{1} << 16;  // holds every probe of a test
     mo.stats = &stats_;
-    mo.open_table_file = test::TableFileOpener(env_.get(), dbname_);
+    mo.opener = test::OpenerFor(env_.get(), dbname_);
     return std::make_unique<MQSchedule>(mo);
   }
 
@@ -181,7 +182,7 @@ TEST_F(ElasticTableTest, StockBloomTablesKeepTheirFiltersUnderElasticBF) {
   EXPECT_EQ(static_cast<uint64_t>(kKeys - out.rejected),
             stats_.false_positives.load());
   EXPECT_EQ(0u, stats_.unfiltered_misses.load());
-  EXPECT_EQ(0u, mqs->GetStats().attached_tables);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
 }
 
 TEST_F(ElasticTableTest, StockBloomTablesUnderAnotherPolicyWithUserKeys) {
@@ -240,7 +241,7 @@ TEST_F(ElasticTableTest, ElasticTablesWorkWithoutFiltersUnderOtherPolicies) {
     EXPECT_EQ(0, out.consulted);
     EXPECT_EQ(0, out.rejected);
     EXPECT_EQ(2 * kKeys, out.block_reads);
-    EXPECT_EQ(0u, mqs->GetStats().attached_tables);
+    EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
   }
   // With no filter to ask, every absent key's read is an unfiltered miss.
   EXPECT_EQ(0u, stats_.false_positives.load());
@@ -322,12 +323,12 @@ TEST_F(ElasticTableTest, GetPathCountsWhatItDoes) {
             stats_.data_block_reads.load());
 
   // Every probe was recorded, absent ones as absent.
-  mqs->WaitIdle();
-  const MQSchedule::Stats st = mqs->GetStats();
+  MQScheduleTestPeer::WaitIdle(mqs.get());
+  const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(mqs.get());
   EXPECT_EQ(static_cast<uint64_t>(2 * kKeys), st.records);
   uint64_t absent = 0, accesses = 0;
   std::vector<MultiQueue::Hotness> hot;
-  ASSERT_TRUE(mqs->GetSegmentHotness(7, &hot));
+  ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(mqs.get(), 7, &hot));
   for (const auto& h : hot) {
     absent += h.absent_probes;
     accesses += h.accesses;
@@ -337,13 +338,14 @@ TEST_F(ElasticTableTest, GetPathCountsWhatItDoes) {
 
   // The segment locator's memory is reported while the table is attached:
   // one key per segment, a small fraction of the table.
-  const uint64_t locator = mqs->GetStats().locator_bytes;
+  const uint64_t locator =
+      MQScheduleTestPeer::GetStats(mqs.get()).locator_bytes;
   EXPECT_GT(locator, 0u);
   EXPECT_LT(locator, size / 50);
   EXPECT_NE(std::string::npos,
             mqs->StatsString().find("segment_locator_bytes"));
   cache.Evict(7);
-  EXPECT_EQ(0u, mqs->GetStats().locator_bytes);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(mqs.get()).locator_bytes);
 }
 
 TEST_F(ElasticTableTest, LocatorsAreChargedToTheBudget) {
@@ -359,8 +361,8 @@ TEST_F(ElasticTableTest, LocatorsAreChargedToTheBudget) {
     auto roomy = NewSchedule();
     TableCache cache(dbname_, read_options_, 10, roomy.get());
     LookupAll(&cache, roomy.get(), 7, size);
-    locator = roomy->GetStats().locator_bytes;
-    all_units = roomy->GetStats().installed_bytes;
+    locator = MQScheduleTestPeer::GetStats(roomy.get()).locator_bytes;
+    all_units = MQScheduleTestPeer::GetStats(roomy.get()).installed_bytes;
     ASSERT_GT(locator, 0u);
     ASSERT_GT(all_units, 0u);
     uint64_t used, budget;
@@ -377,14 +379,15 @@ TEST_F(ElasticTableTest, LocatorsAreChargedToTheBudget) {
   EXPECT_EQ(kKeys, out.found);
   EXPECT_EQ(0, out.wrong);
   EXPECT_GT(out.rejected, 0);
-  tight->WaitIdle();
-  const MQSchedule::Stats st = tight->GetStats();
+  MQScheduleTestPeer::WaitIdle(tight.get());
+  const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(tight.get());
   EXPECT_EQ(budget, st.budget_bytes);
   EXPECT_EQ(budget - locator, st.mq.budget_bytes);
   EXPECT_LE(st.installed_bytes + st.locator_bytes, budget);
   EXPECT_GT(st.installed_bytes, 0u);
   std::string error;
-  EXPECT_TRUE(tight->TEST_CheckInvariants(&error)) << error;
+  EXPECT_TRUE(MQScheduleTestPeer::CheckInvariants(tight.get(), &error))
+      << error;
 }
 
 TEST_F(ElasticTableTest, NoRoomForTheLocatorMeansNoFilter) {
@@ -400,7 +403,7 @@ TEST_F(ElasticTableTest, NoRoomForTheLocatorMeansNoFilter) {
   EXPECT_EQ(0, out.wrong);
   EXPECT_EQ(0, out.rejected);
   EXPECT_EQ(0, out.consulted);
-  const MQSchedule::Stats st = mqs->GetStats();
+  const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(mqs.get());
   EXPECT_EQ(0u, st.attached_tables);
   EXPECT_EQ(0u, st.locator_bytes);
   EXPECT_EQ(0u, st.installed_bytes);
@@ -465,8 +468,8 @@ TEST_F(ElasticTableTest, UndecodableIndexHandleLeavesTheTableUnfiltered) {
   EXPECT_EQ(0, out.wrong);
   EXPECT_GT(out.found, kKeys - 50);
   EXPECT_EQ(0, out.rejected);
-  EXPECT_EQ(0u, mqs->GetStats().attached_tables);
-  EXPECT_EQ(0u, mqs->GetStats().unit_loads);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(mqs.get()).unit_loads);
   bool logged = false;
   for (const std::string& line : logger.lines()) {
     if (line.find("ignoring the filter groups") != std::string::npos) {

@@ -17,6 +17,7 @@
 
 #include "db/read_context.h"
 #include "db/table_cache.h"
+#include "elastic/table_file_opener.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
 #include "leveldb/options.h"
@@ -205,17 +206,38 @@ class BorrowedFile : public RandomAccessFile {
   const RandomAccessFile* const file_;
 };
 
+// A filter layer's way to a test's table files: `open` opens one for unit
+// reads; registering files in the background is not supported.
+class FunctionOpener : public leveldb::TableFileOpener {
+ public:
+  using OpenFn =
+      std::function<Status(uint64_t, std::unique_ptr<RandomAccessFile>*)>;
+  explicit FunctionOpener(OpenFn open) : open_(std::move(open)) {}
+  Status OpenFile(uint64_t number,
+                  std::unique_ptr<RandomAccessFile>* file) override {
+    return open_(number, file);
+  }
+  Status OpenFilterGroups(uint64_t, uint64_t,
+                          std::unique_ptr<RandomAccessFile>*,
+                          std::shared_ptr<TableFilterGroups>*) override {
+    return Status::NotSupported("test opener");
+  }
+
+ private:
+  const OpenFn open_;
+};
+
 // What a DB gives its filter layer to load units: opens the tables of
 // database `dbname` in `env`.
-inline std::function<Status(uint64_t, std::unique_ptr<RandomAccessFile>*)>
-TableFileOpener(Env* env, const std::string& dbname) {
-  return
+inline std::shared_ptr<leveldb::TableFileOpener> OpenerFor(
+    Env* env, const std::string& dbname) {
+  return std::make_shared<FunctionOpener>(
       [env, dbname](uint64_t number, std::unique_ptr<RandomAccessFile>* file) {
         RandomAccessFile* opened = nullptr;
         Status s = OpenTableFile(env, dbname, number, &opened);
         file->reset(opened);
         return s;
-      };
+      });
 }
 
 // Keeps every line logged.

@@ -1,6 +1,6 @@
-// FileRegistry alone: one record per file through its seeded, registered,
-// retired and forgotten states, the live set, and loads holding a groups
-// instance.
+// FileRegistry alone: one record per file through its known, handed-out,
+// registered and retired states and its forgetting, the live set, and loads
+// holding a groups instance.
 #include "elastic/file_registry.h"
 
 #include <algorithm>
@@ -42,7 +42,9 @@ TEST(FileRegistryTest, UnknownFilesHaveNoRecord) {
   EXPECT_EQ(nullptr, registry.FindRegistered(7));
   EXPECT_EQ(nullptr, registry.FindAttached(7));
   EXPECT_FALSE(registry.TakeSeed(7).has_value());
-  EXPECT_EQ(nullptr, registry.Unregister(7));
+  std::shared_ptr<TableFilterGroups> none;
+  EXPECT_FALSE(registry.Forget(7, &none));
+  EXPECT_EQ(nullptr, none);
   EXPECT_EQ(0u, registry.registered_count());
   EXPECT_FALSE(registry.live_set_reported());
 }
@@ -108,7 +110,8 @@ TEST(FileRegistryTest, ASeededFileRegistersAndTakesItsSeedOnce) {
   registry.SetSegments(5, 2, 6);
   // Its own history wins from now on, registered or not.
   EXPECT_FALSE(registry.Seed(5, HotnessOf(1, 1)));
-  registry.Unregister(5);
+  std::shared_ptr<TableFilterGroups> retired;
+  EXPECT_TRUE(registry.Retire(5, &retired));
   EXPECT_FALSE(registry.Seed(5, HotnessOf(1, 1)));
   EXPECT_FALSE(registry.Find(5)->seed.has_value());
 }
@@ -127,8 +130,8 @@ TEST(FileRegistryTest, ARetiredFileRefusesRegistration) {
   ASSERT_TRUE(registry.Register(4, groups));
   registry.SetSegments(4, 2, 6);
   registry.SetLevel(4, 2);
-  registry.Retire(4);
-  std::shared_ptr<TableFilterGroups> returned = registry.Unregister(4);
+  std::shared_ptr<TableFilterGroups> returned;
+  EXPECT_TRUE(registry.Retire(4, &returned));
   EXPECT_EQ(groups, returned);
   EXPECT_EQ(nullptr, registry.FindRegistered(4));
   EXPECT_EQ(0u, registry.registered_count());
@@ -139,13 +142,13 @@ TEST(FileRegistryTest, ARetiredFileRefusesRegistration) {
   // What is known about it stays until it is forgotten.
   const FileRecord* record = registry.Find(4);
   ASSERT_NE(nullptr, record);
-  EXPECT_TRUE(record->retired);
+  EXPECT_EQ(FileState::kRetired, record->state);
   EXPECT_EQ(2u, record->segments);
   EXPECT_EQ(2, record->level.value_or(-1));
   EXPECT_EQ(nullptr, record->groups);
 
   // A file retired before it ever registered never registers either.
-  registry.Retire(11);
+  EXPECT_FALSE(registry.Retire(11, &returned));
   EXPECT_FALSE(registry.Register(11, NewGroups()));
 }
 
@@ -160,7 +163,9 @@ TEST(FileRegistryTest, ForgettingDropsEverything) {
   registry.BeginLoad(3, groups.get());
   ASSERT_TRUE(registry.AnyBusy());
 
-  registry.Forget(3);
+  std::shared_ptr<TableFilterGroups> released;
+  EXPECT_TRUE(registry.Forget(3, &released));
+  EXPECT_EQ(groups, released);
   EXPECT_EQ(nullptr, registry.Find(3));
   EXPECT_EQ(0u, registry.registered_count());
   EXPECT_FALSE(registry.AnyBusy());
@@ -169,13 +174,13 @@ TEST(FileRegistryTest, ForgettingDropsEverything) {
   EXPECT_FALSE(registry.AnyBusy());
 
   // Retirement is forgotten too: the number may register afresh.
-  registry.Retire(3);
-  registry.Forget(3);
+  registry.Retire(3, &released);
+  registry.Forget(3, &released);
   auto again = NewGroups();
   ASSERT_TRUE(registry.Register(3, again));
   const FileRecord* record = registry.FindAttached(3);
   ASSERT_NE(nullptr, record);
-  EXPECT_FALSE(record->retired);
+  EXPECT_NE(FileState::kRetired, record->state);
   EXPECT_FALSE(record->live);
   EXPECT_FALSE(record->level.has_value());
   EXPECT_FALSE(record->seed.has_value());
@@ -204,17 +209,16 @@ TEST(FileRegistryTest, LiveUnregisteredFilesAreHandedOutOnce) {
   registry.SetFileSize(5, 500);
   ASSERT_TRUE(registry.Register(5, nullptr));
   registry.SetFileSize(6, 600);
-  registry.Retire(6);
+  std::shared_ptr<TableFilterGroups> released;
+  registry.Retire(6, &released);
   registry.ReplaceLiveSet({1, 2, 3, 4, 5, 6});
   ASSERT_TRUE(registry.HasUnregistered());
   // Registered meanwhile: not handed out.
   ASSERT_TRUE(registry.Register(2, nullptr));
 
-  std::vector<std::pair<uint64_t, uint64_t>> taken =
-      registry.TakeUnregistered(1);
+  std::vector<std::pair<uint64_t, uint64_t>> taken = registry.HandOut(1);
   ASSERT_EQ(1u, taken.size());
-  std::vector<std::pair<uint64_t, uint64_t>> rest =
-      registry.TakeUnregistered(10);
+  std::vector<std::pair<uint64_t, uint64_t>> rest = registry.HandOut(10);
   taken.insert(taken.end(), rest.begin(), rest.end());
   std::sort(taken.begin(), taken.end());
   EXPECT_EQ((std::vector<std::pair<uint64_t, uint64_t>>{{1, 100}, {3, 300}}),
@@ -223,14 +227,14 @@ TEST(FileRegistryTest, LiveUnregisteredFilesAreHandedOutOnce) {
 
   // Reported live again, still unregistered: never handed out twice.
   registry.ReplaceLiveSet({1, 3});
-  EXPECT_TRUE(registry.TakeUnregistered(10).empty());
+  EXPECT_TRUE(registry.HandOut(10).empty());
   // A new file is; a forgotten one is not.
   registry.SetFileSize(7, 700);
   registry.SetFileSize(8, 800);
   registry.ReplaceLiveSet({1, 3, 7, 8});
-  registry.Forget(8);
+  registry.Forget(8, &released);
   EXPECT_EQ((std::vector<std::pair<uint64_t, uint64_t>>{{7, 700}}),
-            registry.TakeUnregistered(10));
+            registry.HandOut(10));
 }
 
 TEST(FileRegistryTest, ReplacingTheLiveSetNamesTheFilesThatLeft) {
@@ -249,7 +253,7 @@ TEST(FileRegistryTest, ReplacingTheLiveSetNamesTheFilesThatLeft) {
   EXPECT_FALSE(registry.Find(3)->live);
   EXPECT_TRUE(registry.Find(4)->live);
   // Leaving the live set alone changes no other state.
-  EXPECT_FALSE(registry.Find(2)->retired);
+  EXPECT_NE(FileState::kRetired, registry.Find(2)->state);
   EXPECT_NE(nullptr, registry.FindRegistered(4));
 
   EXPECT_EQ(std::vector<uint64_t>({1, 4}), [&] {
@@ -275,9 +279,10 @@ TEST(FileRegistryTest, LoadsHoldOnlyTheInstanceTheyStartedWith) {
 
   // Unregistered while a load is in flight: the load's end is a no-op,
   // and a later registration of the number starts idle.
-  registry.Unregister(1);
+  std::shared_ptr<TableFilterGroups> released;
+  registry.Retire(1, &released);
   EXPECT_FALSE(registry.AnyBusy());
-  registry.Forget(1);
+  registry.Forget(1, &released);
   auto again = NewGroups();
   ASSERT_TRUE(registry.Register(1, again));
   registry.BeginLoad(1, again.get());

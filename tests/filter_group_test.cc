@@ -23,6 +23,7 @@
 #include "table/elastic/filter_unit.h"
 #include "table/elastic/ribbon_unit.h"
 #include "tests/elastic_test_helpers.h"
+#include "tests/elastic_test_peer.h"
 #include "tests/test_util.h"
 #include "util/crc32c.h"
 #include "util/epoch.h"
@@ -108,14 +109,15 @@ class FilterGroupTest : public testing::Test {
     return bytes.size();
   }
 
-  std::unique_ptr<MQSchedule> NewSchedule() {
+  // `stats`: where its unit counters go (null: kept by the schedule).
+  std::unique_ptr<MQSchedule> NewSchedule(IoStats* stats) {
     MQScheduleOptions mo;
     mo.elastic = eo_;
     mo.elastic.memory_budget_bytes = size_t{1} << 30;
     mo.info_log = &logger_;
-    mo.stats = &stats_;
+    mo.stats = stats;
     mo.background_thread = false;
-    mo.open_table_file = test::TableFileOpener(env_.get(), dbname_);
+    mo.opener = test::OpenerFor(env_.get(), dbname_);
     return std::make_unique<MQSchedule>(mo);
   }
 
@@ -418,7 +420,7 @@ TEST_F(FilterGroupTest, EmptyTableHasNoElasticIndex) {
   EXPECT_FALSE(test::FindMetaBlock(file, kElasticIndexBlockName, &h));
 
   const uint64_t size = Install(7, file);
-  auto mqs = NewSchedule();
+  auto mqs = NewSchedule(&stats_);
   TableCache cache(dbname_, options_, 10, mqs.get());
   EXPECT_EQ(0, CheckLookups(&cache, mqs.get(), 7, size, KVVector()));
   TableReadContext ctx;
@@ -430,7 +432,7 @@ TEST_F(FilterGroupTest, EmptyTableHasNoElasticIndex) {
                        &test::SaveLookup, &ctx)
                   .ok());
   EXPECT_FALSE(lookup.found);
-  EXPECT_EQ(0u, mqs->GetStats().attached_tables);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
 }
 
 // ---------------------------------------------------------------------------
@@ -601,12 +603,12 @@ TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
   uint64_t number = 10;
   for (const std::string* file : {&crc_broken, &content_broken}) {
     const uint64_t size = Install(++number, *file);
-    auto mqs = NewSchedule();
+    auto mqs = NewSchedule(&stats_);
     const size_t log_lines = logger_.lines().size();
     {
       TableCache cache(dbname_, options_, 10, mqs.get());
       EXPECT_EQ(0, CheckLookups(&cache, mqs.get(), number, size, kvs));
-      EXPECT_EQ(0u, mqs->GetStats().attached_tables);
+      EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
     }
     const auto lines = logger_.lines();
     ASSERT_GT(lines.size(), log_lines);
@@ -614,10 +616,10 @@ TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
   }
   // The intact table does use its filters.
   const uint64_t size = Install(++number, good);
-  auto mqs = NewSchedule();
+  auto mqs = NewSchedule(&stats_);
   TableCache cache(dbname_, options_, 10, mqs.get());
   EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 15000);
-  EXPECT_EQ(1u, mqs->GetStats().attached_tables);
+  EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
 }
 
 TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
@@ -633,12 +635,12 @@ TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
   file[bad_unit.offset() + 3] ^= static_cast<char>(0xff);
   const uint64_t size = Install(20, file);
 
-  auto mqs = NewSchedule();
+  auto mqs = NewSchedule(&stats_);
   TableCache cache(dbname_, options_, 10, mqs.get());
   const int rejected = CheckLookups(&cache, mqs.get(), 20, size, kvs);
   EXPECT_GT(rejected, 0);
 
-  const MQSchedule::Stats st = mqs->GetStats();
+  const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(mqs.get());
   EXPECT_EQ(1u, st.unit_load_failures);
   EXPECT_EQ(1u, stats_.unit_load_failures.load());
   EXPECT_EQ(index.num_segments() - 1, st.unit_loads);
@@ -649,7 +651,7 @@ TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
                 index.segment(1).unit_size,
             st.installed_bytes);
   std::string error;
-  EXPECT_TRUE(mqs->TEST_CheckInvariants(&error)) << error;
+  EXPECT_TRUE(MQScheduleTestPeer::CheckInvariants(mqs.get(), &error)) << error;
 
   bool logged = false;
   for (const std::string& line : logger_.lines()) {
@@ -662,11 +664,12 @@ TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
 
   // Accesses to the broken segment do not retry the unit.
   for (int i = 0; i < 50; ++i) {
-    mqs->RecordAccess(MultiQueue::MakeSegmentId(20, 1), true);
+    mqs->layer()->RecordAccess(MultiQueue::MakeSegmentId(20, 1), true);
   }
-  mqs->WaitIdle();
-  EXPECT_EQ(1u, mqs->GetStats().unit_load_failures);
-  EXPECT_EQ(1u, mqs->GetStats().mq.segments_per_queue[0]);
+  MQScheduleTestPeer::WaitIdle(mqs.get());
+  EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(mqs.get()).unit_load_failures);
+  EXPECT_EQ(1u,
+            MQScheduleTestPeer::GetStats(mqs.get()).mq.segments_per_queue[0]);
 }
 
 TEST_F(FilterGroupTest, RegionAndSingleReadsAgree) {
@@ -856,7 +859,7 @@ TEST_F(FilterGroupTest, RibbonTablesKeepEveryKeyInTinySegments) {
     // units reject absent keys.
     const uint64_t number = 30 + c.keys_per_segment;
     const uint64_t size = Install(number, file);
-    auto mqs = NewSchedule();
+    auto mqs = NewSchedule(&stats_);
     TableCache cache(dbname_, options_, 10, mqs.get());
     EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 0);
   }
@@ -877,7 +880,7 @@ TEST_F(FilterGroupTest, RibbonTablesKeepEveryKeyInLargeSegments) {
                                       index.segment(s).num_keys, 4));
   }
   const uint64_t size = Install(40, file);
-  auto mqs = NewSchedule();
+  auto mqs = NewSchedule(&stats_);
   TableCache cache(dbname_, options_, 10, mqs.get());
   // One 4-plane unit rejects about 15/16 of the absent keys.
   EXPECT_GT(CheckLookups(&cache, mqs.get(), 40, size, kvs), 25000);
@@ -983,10 +986,10 @@ TEST_F(FilterGroupTest, DamagedRibbonUnitsAnswerMaybe) {
 
     // Every key is still found; the other segments keep their units.
     const uint64_t size = Install(++number, file);
-    auto mqs = NewSchedule();
+    auto mqs = NewSchedule(/*stats=*/nullptr);  // counts this file only
     TableCache cache(dbname_, options_, 10, mqs.get());
     EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 10000);
-    EXPECT_EQ(1u, mqs->GetStats().unit_load_failures);
+    EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(mqs.get()).unit_load_failures);
   }
 }
 

@@ -16,6 +16,7 @@
 #include "leveldb/options.h"
 #include "table/elastic/filter_group.h"
 #include "tests/elastic_test_helpers.h"
+#include "tests/elastic_test_peer.h"
 #include "tests/test_util.h"
 #include "util/io_stats.h"
 #include "util/random.h"
@@ -68,14 +69,16 @@ class MQScheduleTest : public testing::Test {
     o.stats = &stats_;
     o.info_log = &logger_;
     // Background loads read the tables' in-memory files.
-    o.open_table_file = [this](uint64_t number,
-                               std::unique_ptr<RandomAccessFile>* file) {
-      if (number < FileNumber(0) || number - FileNumber(0) >= tables_.size()) {
-        return Status::NotFound("no such test table");
-      }
-      file->reset(new test::BorrowedFile(tables_[number - 100]->file.get()));
-      return Status::OK();
-    };
+    o.opener = std::make_shared<test::FunctionOpener>(
+        [this](uint64_t number, std::unique_ptr<RandomAccessFile>* file) {
+          if (number < FileNumber(0) ||
+              number - FileNumber(0) >= tables_.size()) {
+            return Status::NotFound("no such test table");
+          }
+          file->reset(
+              new test::BorrowedFile(tables_[number - 100]->file.get()));
+          return Status::OK();
+        });
     return o;
   }
 
@@ -92,7 +95,7 @@ class MQScheduleTest : public testing::Test {
 
   static void ExpectInvariants(const MQSchedule& mqs) {
     std::string error;
-    EXPECT_TRUE(mqs.TEST_CheckInvariants(&error)) << error;
+    EXPECT_TRUE(MQScheduleTestPeer::CheckInvariants(&mqs, &error)) << error;
   }
 
   std::vector<std::unique_ptr<MemTable>> tables_;
@@ -119,27 +122,27 @@ TEST_F(MQScheduleTest, HotSegmentsGainUnitsAndExpiredOnesGiveThemUp) {
 
   // Each absent probe of A earns it one more unit while memory is free.
   for (int i = 1; i <= 6; ++i) {
-    mqs.TEST_SetClock(i);
-    mqs.RecordAccess(Seg(0, a), /*absent=*/true);
-    mqs.WaitIdle();
+    MQScheduleTestPeer::SetClock(&mqs, i);
+    mqs.layer()->RecordAccess(Seg(0, a), /*absent=*/true);
+    MQScheduleTestPeer::WaitIdle(&mqs);
     EXPECT_EQ(i, groups->LoadedCount(a));
     ExpectInvariants(mqs);
   }
   // Full, and A is not expired: B gets nothing.
-  mqs.TEST_SetClock(7);
-  mqs.RecordAccess(Seg(0, b), true);
-  mqs.WaitIdle();
+  MQScheduleTestPeer::SetClock(&mqs, 7);
+  mqs.layer()->RecordAccess(Seg(0, b), true);
+  MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(0, groups->LoadedCount(b));
   EXPECT_EQ(6, groups->LoadedCount(a));
-  EXPECT_GE(mqs.GetStats().mq.rejected_no_victims, 1u);
+  EXPECT_GE(MQScheduleTestPeer::GetStats(&mqs).mq.rejected_no_victims, 1u);
 
   // Long after A's last access, A is expired and gives B a unit.
-  mqs.TEST_SetClock(100);
-  mqs.RecordAccess(Seg(0, b), true);
-  mqs.WaitIdle();
+  MQScheduleTestPeer::SetClock(&mqs, 100);
+  mqs.layer()->RecordAccess(Seg(0, b), true);
+  MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(1, groups->LoadedCount(b));
   EXPECT_EQ(5, groups->LoadedCount(a));
-  const MQSchedule::Stats st = mqs.GetStats();
+  const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(&mqs);
   EXPECT_EQ(1u, st.unit_evictions);
   EXPECT_EQ(1u, st.mq.swaps);
   EXPECT_EQ(7u, st.unit_loads);
@@ -151,12 +154,12 @@ TEST_F(MQScheduleTest, HotSegmentsGainUnitsAndExpiredOnesGiveThemUp) {
   // Present-key probes never earn units: filters cannot save their reads.
   const uint32_t c = (b + 1) % index.num_segments();
   if (c != a) {
-    for (int i = 0; i < 5; ++i) mqs.RecordAccess(Seg(0, c), false);
-    mqs.WaitIdle();
+    for (int i = 0; i < 5; ++i) mqs.layer()->RecordAccess(Seg(0, c), false);
+    MQScheduleTestPeer::WaitIdle(&mqs);
     EXPECT_EQ(0, groups->LoadedCount(c));
   }
   mqs.ForgetFile(FileNumber(0));
-  EXPECT_EQ(0u, mqs.GetStats().installed_bytes);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).installed_bytes);
 }
 
 TEST_F(MQScheduleTest, EvictedUnitsComeBackFromFreedMemory) {
@@ -177,22 +180,22 @@ TEST_F(MQScheduleTest, EvictedUnitsComeBackFromFreedMemory) {
   ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/0).ok());
   ASSERT_TRUE(Attach(&mqs, 1, /*initial=*/0).ok());
   for (int i = 1; i <= 6; ++i) {
-    mqs.TEST_SetClock(i);
-    mqs.RecordAccess(Seg(0, a), /*absent=*/true);
-    mqs.WaitIdle();
+    MQScheduleTestPeer::SetClock(&mqs, i);
+    mqs.layer()->RecordAccess(Seg(0, a), /*absent=*/true);
+    MQScheduleTestPeer::WaitIdle(&mqs);
   }
   ASSERT_EQ(6, tables_[0]->groups->LoadedCount(a));
   // A has expired: B takes one of its units.
-  mqs.TEST_SetClock(100);
-  mqs.RecordAccess(Seg(1, b), /*absent=*/true);
-  mqs.WaitIdle();
+  MQScheduleTestPeer::SetClock(&mqs, 100);
+  mqs.layer()->RecordAccess(Seg(1, b), /*absent=*/true);
+  MQScheduleTestPeer::WaitIdle(&mqs);
   ASSERT_EQ(5, tables_[0]->groups->LoadedCount(a));
   ASSERT_EQ(1, tables_[1]->groups->LoadedCount(b));
 
   // Table 1 goes away: the memory it frees brings A's unit back, since
   // free memory left idle would only cost A's probes their filter.
   mqs.ForgetFile(FileNumber(1));
-  mqs.WaitIdle();
+  MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(6, tables_[0]->groups->LoadedCount(a));
   ExpectInvariants(mqs);
 }
@@ -205,27 +208,27 @@ TEST_F(MQScheduleTest, NewSegmentsWithoutHistoryAreNotExpiredAtOnce) {
     unit_bytes += FilterUnitMemoryBytes(tables_[0]->index.segment(s).unit_size);
   }
   MQSchedule mqs(Opts(unit_bytes, /*lifetime=*/10, /*background=*/false));
-  mqs.TEST_SetClock(1000);  // long after the start
+  MQScheduleTestPeer::SetClock(&mqs, 1000);  // long after the start
   // Table 0 opens (a flush, say) with one unit per segment and no history.
   ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/1).ok());
-  mqs.WaitIdle();
+  MQScheduleTestPeer::WaitIdle(&mqs);
   for (uint32_t s = 0; s < count0; ++s) {
     ASSERT_EQ(1, tables_[0]->groups->LoadedCount(s));
   }
   // A hot segment of table 1 asks for units within the newcomer's first
   // lifetime: nothing of table 0 is expired, so nothing is taken.
   ASSERT_TRUE(Attach(&mqs, 1, /*initial=*/0).ok());
-  mqs.TEST_SetClock(1005);
-  mqs.RecordAccess(Seg(1, 0), /*absent=*/true);
-  mqs.WaitIdle();
+  MQScheduleTestPeer::SetClock(&mqs, 1005);
+  mqs.layer()->RecordAccess(Seg(1, 0), /*absent=*/true);
+  MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(0, tables_[1]->groups->LoadedCount(0));
   for (uint32_t s = 0; s < count0; ++s) {
     EXPECT_EQ(1, tables_[0]->groups->LoadedCount(s));
   }
   // A lifetime later, still never probed: now they are cold and give way.
-  mqs.TEST_SetClock(1100);
-  mqs.RecordAccess(Seg(1, 0), /*absent=*/true);
-  mqs.WaitIdle();
+  MQScheduleTestPeer::SetClock(&mqs, 1100);
+  mqs.layer()->RecordAccess(Seg(1, 0), /*absent=*/true);
+  MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(1, tables_[1]->groups->LoadedCount(0));
   ExpectInvariants(mqs);
 }
@@ -235,7 +238,7 @@ TEST_F(MQScheduleTest, InitialUnitsComeInOneSequentialReadPerUnit) {
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
   ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/2).ok());
   EXPECT_EQ(2, tables_[0]->file->reads());
-  EXPECT_EQ(2u, mqs.GetStats().region_reads);
+  EXPECT_EQ(2u, MQScheduleTestPeer::GetStats(&mqs).region_reads);
   for (uint32_t s = 0; s < tables_[0]->index.num_segments(); ++s) {
     EXPECT_EQ(2, tables_[0]->groups->LoadedCount(s));
   }
@@ -246,14 +249,16 @@ TEST_F(MQScheduleTest, InitialUnitsComeInOneSequentialReadPerUnit) {
   ASSERT_GT(index.num_segments(), 3u);
   uint64_t used, budget;
   mqs.GetMemory(&used, &budget);
-  MQSchedule tight(Opts(index.segment(0).unit_size +
-                            index.segment(1).unit_size +
-                            index.segment(2).unit_size,
-                        0, false));
+  MQScheduleOptions tight_options =
+      Opts(index.segment(0).unit_size + index.segment(1).unit_size +
+               index.segment(2).unit_size,
+           0, false);
+  tight_options.stats = nullptr;  // its own unit counters
+  MQSchedule tight(tight_options);
   ASSERT_TRUE(Attach(&tight, 1, /*initial=*/1).ok());
   EXPECT_EQ(3, tables_[1]->file->reads());
-  EXPECT_EQ(0u, tight.GetStats().region_reads);
-  EXPECT_EQ(3u, tight.GetStats().unit_loads);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&tight).region_reads);
+  EXPECT_EQ(3u, MQScheduleTestPeer::GetStats(&tight).unit_loads);
   EXPECT_EQ(1, tables_[1]->groups->LoadedCount(2));
   EXPECT_EQ(0, tables_[1]->groups->LoadedCount(3));
   ExpectInvariants(tight);
@@ -276,12 +281,14 @@ TEST_F(MQScheduleTest, BitsPerKeyBudgetEqualToUnitWidthFitsEveryFirstUnit) {
     EXPECT_LE(index.segment(s).unit_size * 8, index.segment(s).num_keys * 4);
     unit_bytes += index.segment(s).unit_size;
   }
-  EXPECT_EQ(1u, mqs.GetStats().region_reads);
+  EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(&mqs).region_reads);
   uint64_t used, budget;
   mqs.GetMemory(&used, &budget);
   EXPECT_EQ(index.total_keys() * 4 / 8, budget);
   EXPECT_EQ(unit_bytes, used);
-  EXPECT_EQ(unit_bytes, mqs.GetStats().mq.used_bytes);  // charged = allocated
+  EXPECT_EQ(
+      unit_bytes,
+      MQScheduleTestPeer::GetStats(&mqs).mq.used_bytes);  // charged = allocated
   EXPECT_LE(used, budget);
   ExpectInvariants(mqs);
 }
@@ -346,13 +353,13 @@ TEST_F(MQScheduleTest, CompactedAwayTablesGiveUpUnitsAndBudgetAtOnce) {
   EXPECT_EQ(keys0 + keys1, budget);
   EXPECT_LE(used, budget);
   EXPECT_EQ(keys0 + keys1 + tables_[2]->index.total_keys(),
-            mqs.GetStats().attached_keys);
-  EXPECT_EQ(keys0 + keys1, mqs.GetStats().budget_keys);
+            MQScheduleTestPeer::GetStats(&mqs).attached_keys);
+  EXPECT_EQ(keys0 + keys1, MQScheduleTestPeer::GetStats(&mqs).budget_keys);
   // A compaction replaced table 1 by table 2; table 1 is still open (an old
   // version holds it) but leaves the live set.
   live = {{FileNumber(0), 1, nullptr}, {FileNumber(2), 2, nullptr}};
   mqs.ReportFiles(live);
-  mqs.WaitIdle();
+  MQScheduleTestPeer::WaitIdle(&mqs);
   for (uint32_t s = 0; s < tables_[1]->index.num_segments(); ++s) {
     EXPECT_EQ(0, tables_[1]->groups->LoadedCount(s));
   }
@@ -360,22 +367,23 @@ TEST_F(MQScheduleTest, CompactedAwayTablesGiveUpUnitsAndBudgetAtOnce) {
   mqs.GetMemory(&used, &budget);
   EXPECT_EQ(keys0 + tables_[2]->index.total_keys(), budget);
   EXPECT_LE(used, budget);
-  EXPECT_TRUE(mqs.UnitsReserved(FileNumber(1)).empty());
+  EXPECT_TRUE(MQScheduleTestPeer::UnitsReserved(&mqs, FileNumber(1)).empty());
   // Its hotness stays readable until the file is deleted.
   std::vector<MultiQueue::Hotness> hot;
-  EXPECT_TRUE(mqs.GetSegmentHotness(FileNumber(1), &hot));
+  EXPECT_TRUE(MQScheduleTestPeer::GetSegmentHotness(&mqs, FileNumber(1), &hot));
   ExpectInvariants(mqs);
 
   // Reopened for the old version, it is not registered again: it serves
   // without units.
   ASSERT_TRUE(Attach(&mqs, 1, /*initial=*/2).ok());
-  mqs.WaitIdle();
+  MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(0, tables_[1]->groups->LoadedCount(0));
-  EXPECT_FALSE(mqs.HasFilterGroups(FileNumber(1)));
+  EXPECT_FALSE(mqs.layer()->HasFilterGroups(FileNumber(1)));
   mqs.GetMemory(&used, &budget);
   EXPECT_EQ(keys0 + tables_[2]->index.total_keys(), budget);
   mqs.ForgetFile(FileNumber(1));
-  EXPECT_FALSE(mqs.GetSegmentHotness(FileNumber(1), &hot));
+  EXPECT_FALSE(
+      MQScheduleTestPeer::GetSegmentHotness(&mqs, FileNumber(1), &hot));
   ExpectInvariants(mqs);
 
   // Every file gone from the live set: nothing keeps units.
@@ -383,7 +391,7 @@ TEST_F(MQScheduleTest, CompactedAwayTablesGiveUpUnitsAndBudgetAtOnce) {
   mqs.GetMemory(&used, &budget);
   EXPECT_EQ(0u, used);
   EXPECT_EQ(0u, budget);
-  EXPECT_FALSE(mqs.HasFilterGroups(FileNumber(0)));
+  EXPECT_FALSE(mqs.layer()->HasFilterGroups(FileNumber(0)));
   ExpectInvariants(mqs);
 }
 
@@ -391,15 +399,15 @@ TEST_F(MQScheduleTest, HotnessAndUnitsStayUntilTheFileIsForgotten) {
   MakeTables(1, 3000);
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
   ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
-  mqs.TEST_SetClock(42);
-  for (int i = 0; i < 3; ++i) mqs.RecordAccess(Seg(0, 1), true);
-  mqs.RecordAccess(Seg(0, 1), false);
-  mqs.WaitIdle();
+  MQScheduleTestPeer::SetClock(&mqs, 42);
+  for (int i = 0; i < 3; ++i) mqs.layer()->RecordAccess(Seg(0, 1), true);
+  mqs.layer()->RecordAccess(Seg(0, 1), false);
+  MQScheduleTestPeer::WaitIdle(&mqs);
   const int held = tables_[0]->groups->LoadedCount(1);
   ASSERT_GT(held, 0);
 
   std::vector<MultiQueue::Hotness> hot;
-  ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(&mqs, FileNumber(0), &hot));
   ASSERT_EQ(tables_[0]->index.num_segments(), hot.size());
   EXPECT_EQ(3u, hot[1].absent_probes);
   EXPECT_EQ(4u, hot[1].accesses);
@@ -417,19 +425,20 @@ TEST_F(MQScheduleTest, HotnessAndUnitsStayUntilTheFileIsForgotten) {
   ASSERT_TRUE(mqs.AttachTable(FileNumber(0), reopened, tables_[0]->file.get(),
                               &inherited, 2)
                   .ok());
-  mqs.WaitIdle();
+  MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(0, reopened->LoadedCount(1));
   EXPECT_EQ(held, tables_[0]->groups->LoadedCount(1));
-  ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(&mqs, FileNumber(0), &hot));
   EXPECT_EQ(3u, hot[1].absent_probes);
-  EXPECT_EQ(held, mqs.UnitsReserved(FileNumber(0))[1]);
+  EXPECT_EQ(held, MQScheduleTestPeer::UnitsReserved(&mqs, FileNumber(0))[1]);
   ExpectInvariants(mqs);
 
   mqs.ForgetFile(FileNumber(0));
-  EXPECT_FALSE(mqs.GetSegmentHotness(FileNumber(0), &hot));
-  EXPECT_EQ(0u, mqs.GetStats().attached_tables);
+  EXPECT_FALSE(
+      MQScheduleTestPeer::GetSegmentHotness(&mqs, FileNumber(0), &hot));
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).attached_tables);
   EXPECT_EQ(0, tables_[0]->groups->LoadedCount(1));
-  EXPECT_FALSE(mqs.HasFilterGroups(FileNumber(0)));
+  EXPECT_FALSE(mqs.layer()->HasFilterGroups(FileNumber(0)));
 }
 
 TEST_F(MQScheduleTest, InheritedHotnessSeedsNewSegments) {
@@ -441,12 +450,12 @@ TEST_F(MQScheduleTest, InheritedHotnessSeedsNewSegments) {
   }
   ASSERT_TRUE(Attach(&mqs, 0, 1, &inherited).ok());
   std::vector<MultiQueue::Hotness> hot;
-  ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(&mqs, FileNumber(0), &hot));
   for (uint32_t s = 0; s < hot.size(); ++s) {
     EXPECT_EQ(s * 10, hot[s].absent_probes);
     EXPECT_EQ(s * 20, hot[s].accesses);
   }
-  EXPECT_GT(mqs.GetStats().mq.expected_extra_io, 0.0);
+  EXPECT_GT(MQScheduleTestPeer::GetStats(&mqs).mq.expected_extra_io, 0.0);
 }
 
 TEST_F(MQScheduleTest, ForgettingAFileDoesNotWaitForItsLoadsInFlight) {
@@ -455,21 +464,21 @@ TEST_F(MQScheduleTest, ForgettingAFileDoesNotWaitForItsLoadsInFlight) {
   ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
   test::GatedFile* file = tables_[0]->file.get();
   file->SetOpen(false);
-  mqs.RecordAccess(Seg(0, 2), true);
+  mqs.layer()->RecordAccess(Seg(0, 2), true);
   file->AwaitBlockedReader();  // the background thread is reading the unit
 
   // Returns while the read is held at the gate (it would hang otherwise).
   mqs.ForgetFile(FileNumber(0));
-  EXPECT_FALSE(mqs.HasFilterGroups(FileNumber(0)));
+  EXPECT_FALSE(mqs.layer()->HasFilterGroups(FileNumber(0)));
   file->SetOpen(true);
-  mqs.WaitIdle();
+  MQScheduleTestPeer::WaitIdle(&mqs);
   // The load finished into groups nobody can reach: nothing installed.
   for (uint32_t s = 0; s < tables_[0]->index.num_segments(); ++s) {
     EXPECT_EQ(0, tables_[0]->groups->LoadedCount(s));
   }
-  EXPECT_EQ(0u, mqs.GetStats().installed_bytes);
-  EXPECT_EQ(0u, mqs.GetStats().mq.used_bytes);
-  EXPECT_EQ(0u, mqs.GetStats().attached_tables);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).installed_bytes);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).mq.used_bytes);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).attached_tables);
   ExpectInvariants(mqs);
 }
 
@@ -479,30 +488,30 @@ TEST_F(MQScheduleTest, FullRingDropsRecordsWithoutBlocking) {
   o.ring_capacity = 64;
   MQSchedule mqs(o);
   ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
-  for (int i = 0; i < 1000; ++i) mqs.RecordAccess(Seg(0, 0), true);
-  EXPECT_EQ(936u, mqs.GetStats().ring_drops);
-  mqs.WaitIdle();
-  EXPECT_EQ(64u, mqs.GetStats().records);
+  for (int i = 0; i < 1000; ++i) mqs.layer()->RecordAccess(Seg(0, 0), true);
+  EXPECT_EQ(936u, MQScheduleTestPeer::GetStats(&mqs).ring_drops);
+  MQScheduleTestPeer::WaitIdle(&mqs);
+  EXPECT_EQ(64u, MQScheduleTestPeer::GetStats(&mqs).records);
   EXPECT_EQ(6, tables_[0]->groups->LoadedCount(0));
   // Room again after the drain.
-  mqs.RecordAccess(Seg(0, 1), true);
-  mqs.WaitIdle();
-  EXPECT_EQ(65u, mqs.GetStats().records);
-  EXPECT_EQ(936u, mqs.GetStats().ring_drops);
+  mqs.layer()->RecordAccess(Seg(0, 1), true);
+  MQScheduleTestPeer::WaitIdle(&mqs);
+  EXPECT_EQ(65u, MQScheduleTestPeer::GetStats(&mqs).records);
+  EXPECT_EQ(936u, MQScheduleTestPeer::GetStats(&mqs).ring_drops);
 }
 
 TEST_F(MQScheduleTest, PausedBackgroundThreadProcessesNothing) {
   MakeTables(1, 3000);
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, /*background=*/true));
   ASSERT_TRUE(Attach(&mqs, 0, 0).ok());
-  mqs.TEST_Pause(true);
-  for (int i = 0; i < 10; ++i) mqs.RecordAccess(Seg(0, 0), true);
+  MQScheduleTestPeer::Pause(&mqs, true);
+  for (int i = 0; i < 10; ++i) mqs.layer()->RecordAccess(Seg(0, 0), true);
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
-  EXPECT_EQ(0u, mqs.GetStats().records);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).records);
   EXPECT_EQ(0, tables_[0]->groups->LoadedCount(0));
-  mqs.TEST_Pause(false);
-  mqs.WaitIdle();
-  EXPECT_EQ(10u, mqs.GetStats().records);
+  MQScheduleTestPeer::Pause(&mqs, false);
+  MQScheduleTestPeer::WaitIdle(&mqs);
+  EXPECT_EQ(10u, MQScheduleTestPeer::GetStats(&mqs).records);
   EXPECT_EQ(6, tables_[0]->groups->LoadedCount(0));
 }
 
@@ -511,10 +520,10 @@ TEST_F(MQScheduleTest, TablesWithSmallerGroupsAreNotAskedForMore) {
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false, /*units=*/6));
   ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/4).ok());
   EXPECT_EQ(2, tables_[0]->groups->LoadedCount(0));
-  for (int i = 0; i < 20; ++i) mqs.RecordAccess(Seg(0, 0), true);
-  mqs.WaitIdle();
+  for (int i = 0; i < 20; ++i) mqs.layer()->RecordAccess(Seg(0, 0), true);
+  MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(2, tables_[0]->groups->LoadedCount(0));
-  EXPECT_EQ(0u, mqs.GetStats().unit_load_failures);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).unit_load_failures);
   ExpectInvariants(mqs);
 }
 
@@ -540,7 +549,8 @@ TEST_F(MQScheduleTest, BudgetHoldsUnderChurn) {
       mqs.GetMemory(&used, &budget);
       if (used > budget) violations.fetch_add(1);
       std::string error;
-      if (!mqs.TEST_CheckInvariants(&error)) violations.fetch_add(1);
+      if (!MQScheduleTestPeer::CheckInvariants(&mqs, &error))
+        violations.fetch_add(1);
       checks.fetch_add(1);
     }
   });
@@ -553,13 +563,13 @@ TEST_F(MQScheduleTest, BudgetHoldsUnderChurn) {
   await_check();
   Random rnd(test::RandomSeed());
   for (int i = 0; i < 30000; ++i) {
-    mqs.Tick();
+    mqs.layer()->Tick();
     const size_t t = rnd.Uniform(static_cast<int>(tables_.size()));
     const uint32_t s = rnd.Uniform(tables_[t]->index.num_segments());
-    mqs.RecordAccess(Seg(t, s), rnd.OneIn(10) ? false : true);
+    mqs.layer()->RecordAccess(Seg(t, s), rnd.OneIn(10) ? false : true);
     // Drain from this thread too now and then (the background thread
     // drains concurrently), so that few records are dropped.
-    if (i % 2000 == 1999) mqs.WaitIdle();
+    if (i % 2000 == 1999) MQScheduleTestPeer::WaitIdle(&mqs);
     if (i % 5000 == 2999) await_check();
     if (i % 5000 == 4999) {
       // A file goes and a new one registers in the middle of it all.
@@ -569,27 +579,27 @@ TEST_F(MQScheduleTest, BudgetHoldsUnderChurn) {
       ASSERT_TRUE(Attach(&mqs, t, 1).ok());
     }
   }
-  mqs.WaitIdle();
+  MQScheduleTestPeer::WaitIdle(&mqs);
   await_check();
   stop.store(true);
   monitor.join();
   EXPECT_EQ(0, violations.load());
   EXPECT_GT(checks.load(), 0);
-  const MQSchedule::Stats st = mqs.GetStats();
+  const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(&mqs);
   EXPECT_GT(st.unit_loads, 10u);
   EXPECT_GT(st.unit_evictions, 10u);
   EXPECT_LE(st.installed_bytes, 3 * largest);
   ExpectInvariants(mqs);
   for (size_t t = 0; t < tables_.size(); ++t) mqs.ForgetFile(FileNumber(t));
-  EXPECT_EQ(0u, mqs.GetStats().installed_bytes);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).installed_bytes);
 }
 
 TEST_F(MQScheduleTest, StatsStringReportsMemoryAndActivity) {
   MakeTables(1, 3000);
   MQSchedule mqs(Opts(uint64_t{1} << 20, 0, false));
   ASSERT_TRUE(Attach(&mqs, 0, 1).ok());
-  mqs.RecordAccess(Seg(0, 0), true);
-  mqs.WaitIdle();
+  mqs.layer()->RecordAccess(Seg(0, 0), true);
+  MQScheduleTestPeer::WaitIdle(&mqs);
   const std::string text = mqs.StatsString();
   EXPECT_NE(std::string::npos, text.find("budget 1048576"));
   EXPECT_NE(std::string::npos, text.find("segments by units loaded:"));
@@ -608,7 +618,7 @@ TEST_F(MQScheduleTest, UnreadableUnitsAreReportedAndNeverInstalled) {
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
   ASSERT_TRUE(
       mqs.AttachTable(FileNumber(0), groups, &truncated, nullptr, 1).ok());
-  MQSchedule::Stats st = mqs.GetStats();
+  MQSchedule::Stats st = MQScheduleTestPeer::GetStats(&mqs);
   EXPECT_EQ(index.num_segments(), st.unit_load_failures);
   EXPECT_EQ(index.num_segments(), stats_.unit_load_failures.load());
   EXPECT_EQ(0u, st.unit_loads);
@@ -619,10 +629,10 @@ TEST_F(MQScheduleTest, UnreadableUnitsAreReportedAndNeverInstalled) {
 
   // Later accesses do not retry the broken units.
   for (uint32_t s = 0; s < index.num_segments(); ++s) {
-    mqs.RecordAccess(Seg(0, s), true);
+    mqs.layer()->RecordAccess(Seg(0, s), true);
   }
-  mqs.WaitIdle();
-  st = mqs.GetStats();
+  MQScheduleTestPeer::WaitIdle(&mqs);
+  st = MQScheduleTestPeer::GetStats(&mqs);
   EXPECT_EQ(index.num_segments(), st.unit_load_failures);
   for (uint32_t s = 0; s < index.num_segments(); ++s) {
     EXPECT_EQ(0, groups->LoadedCount(s));
@@ -636,22 +646,22 @@ TEST_F(MQScheduleTest, RejectsBadArguments) {
   EXPECT_TRUE(mqs.AttachTable(uint64_t{1} << 50, tables_[0]->groups,
                               tables_[0]->file.get(), nullptr, 1)
                   .IsInvalidArgument());
-  EXPECT_FALSE(mqs.HasFilterGroups(uint64_t{1} << 50));
-  EXPECT_EQ(0u, mqs.GetStats().attached_tables);
+  EXPECT_FALSE(mqs.layer()->HasFilterGroups(uint64_t{1} << 50));
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).attached_tables);
   // A table without filter groups registers as such: screens send Gets to
   // the table itself.
   EXPECT_TRUE(mqs.AttachTable(1, nullptr, nullptr, nullptr, 1).ok());
-  EXPECT_FALSE(mqs.HasFilterGroups(1));
-  EXPECT_EQ(MQSchedule::Screening::kNoFilter,
-            mqs.Screen(1, Slice("k"), 0).verdict);
-  EXPECT_EQ(MQSchedule::Screening::kUnknown,
-            mqs.Screen(2, Slice("k"), 0).verdict);
-  EXPECT_EQ(0u, mqs.GetStats().attached_tables);
+  EXPECT_FALSE(mqs.layer()->HasFilterGroups(1));
+  EXPECT_EQ(FilterLayer::Screening::kNoFilter,
+            mqs.layer()->Screen(1, Slice("k"), 0).verdict);
+  EXPECT_EQ(FilterLayer::Screening::kUnknown,
+            mqs.layer()->Screen(2, Slice("k"), 0).verdict);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).attached_tables);
   // Unknown segments are ignored.
-  mqs.RecordAccess(Seg(5, 0), true);
-  mqs.WaitIdle();
-  EXPECT_EQ(1u, mqs.GetStats().records);
-  EXPECT_EQ(0u, mqs.GetStats().unit_loads);
+  mqs.layer()->RecordAccess(Seg(5, 0), true);
+  MQScheduleTestPeer::WaitIdle(&mqs);
+  EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(&mqs).records);
+  EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(&mqs).unit_loads);
 }
 
 // ---------------------------------------------------------------------------
@@ -689,17 +699,18 @@ TEST_F(MQScheduleTest, TargetsBeyondInitialUnitsAreToppedUpInTheBackground) {
   EXPECT_EQ(0, now.units[2]);
   EXPECT_EQ(50u, now.segments[1].absent_probes);
 
-  mqs.WaitIdle();  // the background work, in this thread
+  MQScheduleTestPeer::WaitIdle(&mqs);  // the background work, in this thread
   EXPECT_EQ(3, groups->LoadedCount(1));
   EXPECT_EQ(0, groups->LoadedCount(2));
   EXPECT_EQ(1, groups->LoadedCount(0));
-  const std::vector<int> reserved = mqs.UnitsReserved(FileNumber(0));
+  const std::vector<int> reserved =
+      MQScheduleTestPeer::UnitsReserved(&mqs, FileNumber(0));
   ASSERT_EQ(count, reserved.size());
   EXPECT_EQ((std::vector<int>{1, 3, 0, 1}),
             std::vector<int>(reserved.begin(), reserved.begin() + 4));
   ExpectInvariants(mqs);
   mqs.ForgetFile(FileNumber(0));
-  EXPECT_TRUE(mqs.UnitsReserved(FileNumber(0)).empty());
+  EXPECT_TRUE(MQScheduleTestPeer::UnitsReserved(&mqs, FileNumber(0)).empty());
 }
 
 TEST_F(MQScheduleTest, TopUpsUseFreeMemoryOnlyAndWaitForIt) {
@@ -721,7 +732,7 @@ TEST_F(MQScheduleTest, TopUpsUseFreeMemoryOnlyAndWaitForIt) {
 
   const InheritedHotness inherited = TargetsFor(count);
   ASSERT_TRUE(Attach(&mqs, 0, 1, &inherited).ok());
-  mqs.WaitIdle();
+  MQScheduleTestPeer::WaitIdle(&mqs);
   TableFilterGroups* groups = tables_[0]->groups.get();
   EXPECT_EQ(1, groups->LoadedCount(1));  // target 3, no free memory
   EXPECT_EQ(0, groups->LoadedCount(2));
@@ -732,7 +743,7 @@ TEST_F(MQScheduleTest, TopUpsUseFreeMemoryOnlyAndWaitForIt) {
 
   // Table 1 is deleted: its memory is free, the top-up completes.
   mqs.ForgetFile(FileNumber(1));
-  mqs.WaitIdle();
+  MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(3, groups->LoadedCount(1));
   EXPECT_EQ(0, groups->LoadedCount(2));
   EXPECT_EQ(1, groups->LoadedCount(0));
@@ -744,7 +755,8 @@ TEST_F(MQScheduleTest, SeedsServeFilesNotOpenedYet) {
   const uint32_t count = tables_[0]->index.num_segments();
   MQSchedule mqs(Opts(uint64_t{1} << 30, 0, false));
   std::vector<MultiQueue::Hotness> hot;
-  EXPECT_FALSE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  EXPECT_FALSE(
+      MQScheduleTestPeer::GetSegmentHotness(&mqs, FileNumber(0), &hot));
 
   InheritedHotness seed = TargetsFor(count);
   mqs.SeedFileHotness(FileNumber(0), seed);
@@ -752,7 +764,7 @@ TEST_F(MQScheduleTest, SeedsServeFilesNotOpenedYet) {
   InheritedHotness got;
   ASSERT_TRUE(mqs.GetFileHotness(FileNumber(0), &got));
   EXPECT_TRUE(got == seed);
-  ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(&mqs, FileNumber(0), &hot));
   EXPECT_EQ(50u, hot[1].absent_probes);
   // A second seed does not replace the first.
   InheritedHotness other = seed;
@@ -763,14 +775,14 @@ TEST_F(MQScheduleTest, SeedsServeFilesNotOpenedYet) {
 
   // The table opens with the seed (no caller-supplied hotness).
   ASSERT_TRUE(Attach(&mqs, 0, 1).ok());
-  mqs.WaitIdle();
+  MQScheduleTestPeer::WaitIdle(&mqs);
   EXPECT_EQ(3, tables_[0]->groups->LoadedCount(1));
   EXPECT_EQ(0, tables_[0]->groups->LoadedCount(2));
-  ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(&mqs, FileNumber(0), &hot));
   EXPECT_EQ(60u, hot[1].accesses);
   // Seeds for a known file are ignored.
   mqs.SeedFileHotness(FileNumber(0), other);
-  ASSERT_TRUE(mqs.GetSegmentHotness(FileNumber(0), &hot));
+  ASSERT_TRUE(MQScheduleTestPeer::GetSegmentHotness(&mqs, FileNumber(0), &hot));
   EXPECT_EQ(50u, hot[1].absent_probes);
 
   // Files reported with hotness are seeded; forgetting drops the seed.
@@ -786,11 +798,11 @@ TEST_F(MQScheduleTest, SeedsServeFilesNotOpenedYet) {
 
 TEST_F(MQScheduleTest, RestoredClockOnlyMovesForward) {
   MQSchedule mqs(Opts(uint64_t{1} << 20, 0, false));
-  mqs.RestoreClock(1000);
-  EXPECT_EQ(1000u, mqs.Now());
-  mqs.RestoreClock(10);
-  EXPECT_EQ(1000u, mqs.Now());
-  EXPECT_EQ(1001u, mqs.Tick());
+  mqs.layer()->RestoreClock(1000);
+  EXPECT_EQ(1000u, mqs.layer()->Now());
+  mqs.layer()->RestoreClock(10);
+  EXPECT_EQ(1000u, mqs.layer()->Now());
+  EXPECT_EQ(1001u, mqs.layer()->Tick());
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "leveldb/filter_policy.h"
 #include "leveldb/io_stats.h"
 #include "leveldb/write_batch.h"
+#include "tests/elastic_test_peer.h"
 #include "tests/test_util.h"
 
 namespace leveldb {
@@ -124,7 +125,8 @@ class SeekCompactionTest : public testing::TestWithParam<FilterKind> {
     dbfull()->TEST_WaitForBackgroundWork();
     ASSERT_EQ("1,1,1,0,0,0,0", FilesPerLevel());
     if (dbfull()->TEST_elastic() != nullptr) {
-      dbfull()->TEST_elastic()->WaitIdle();  // every unit loaded
+      MQScheduleTestPeer::WaitIdle(
+          dbfull()->TEST_elastic());  // every unit loaded
     }
   }
 

@@ -1,0 +1,209 @@
+// MQSchedule's unit I/O: reading reserved units from table files and
+// installing them, or giving their reservations back.
+#include <algorithm>
+#include <cinttypes>
+#include <memory>
+#include <vector>
+
+#include "elastic/mq_schedule.h"
+#include "leveldb/env.h"
+#include "table/elastic/filter_group.h"
+#include "util/io_stats.h"
+#include "util/mutexlock.h"
+
+namespace leveldb {
+
+MQSchedule::LoadCheck MQSchedule::CheckLoadLocked(
+    uint64_t file_number, const TableFilterGroups* groups, SegmentId id,
+    int unit) {
+  const FileRecord* table = registry_.FindHolding(file_number, groups);
+  if (table == nullptr) return kSkipLoad;
+  const uint32_t seg = MultiQueue::SegmentIndexOf(id);
+  const int reserved = mq_.UnitsLoaded(id);
+  const int installed = groups->LoadedCount(seg);
+  if (unit >= reserved || installed > unit) {
+    // The reservation was taken back (eviction), or another load already
+    // installed this unit under it.
+    return kSkipLoad;
+  }
+  if (installed < unit || unit >= table->unit_limit[seg]) {
+    // A lower unit is missing (its load failed or runs elsewhere), or the
+    // table cannot provide this unit: give the reservation back.
+    mq_.AbortLoad(id, unit);
+    return kSkipLoad;
+  }
+  return kDoLoad;
+}
+
+void MQSchedule::ExecuteLoads(const std::vector<Load>& loads) {
+  // Consecutive loads of one file share one open handle.
+  uint64_t open_number = 0;
+  std::unique_ptr<RandomAccessFile> file;
+  Status open_status;
+  for (const Load& load : loads) {
+    const uint64_t number = MultiQueue::FileNumberOf(load.id);
+    std::shared_ptr<TableFilterGroups> groups;
+    {
+      MutexLock l(&mu_);
+      const FileRecord* table = registry_.FindAttached(number);
+      if (table == nullptr) {
+        EndLoadLocked(number, nullptr);
+        continue;
+      }
+      groups = table->groups;
+    }
+    if (file == nullptr || open_number != number) {
+      open_number = number;
+      open_status = OpenForLoads(number, &file);
+    }
+    LoadUnit(number, groups, file.get(), open_status, load,
+             /*count_busy=*/true);
+  }
+}
+
+Status MQSchedule::OpenForLoads(uint64_t file_number,
+                                std::unique_ptr<RandomAccessFile>* file) {
+  file->reset();
+  if (options_.opener == nullptr) {
+    return Status::NotSupported("no way to open table files");
+  }
+  Status s = options_.opener->OpenFile(file_number, file);
+  if (s.ok() && *file == nullptr)
+    s = Status::IOError("table file did not open");
+  return s;
+}
+
+void MQSchedule::LoadUnit(uint64_t file_number,
+                          const std::shared_ptr<TableFilterGroups>& groups,
+                          RandomAccessFile* file, const Status& open_status,
+                          const Load& load, bool count_busy) {
+  {
+    MutexLock l(&mu_);
+    if (CheckLoadLocked(file_number, groups.get(), load.id, load.unit) !=
+        kDoLoad) {
+      EndLoadLocked(file_number, nullptr);
+      return;
+    }
+    if (count_busy) registry_.BeginLoad(file_number, groups.get());
+  }
+  UnitBuffer buffer;
+  const Status s =
+      open_status.ok()
+          ? groups->ReadUnit(file, MultiQueue::SegmentIndexOf(load.id),
+                             load.unit, &buffer)
+          : open_status;
+  MutexLock l(&mu_);
+  FinishLoadLocked(file_number, groups.get(), load.id, load.unit, s, &buffer);
+  EndLoadLocked(file_number, count_busy ? groups.get() : nullptr);
+}
+
+void MQSchedule::EndLoadLocked(uint64_t file_number,
+                               const TableFilterGroups* groups) {
+  if (groups != nullptr) registry_.EndLoad(file_number, groups);
+  --loads_outstanding_;
+  loads_done_.SignalAll();
+}
+
+void MQSchedule::FinishLoadLocked(uint64_t file_number,
+                                  const TableFilterGroups* read_into,
+                                  SegmentId id, int unit,
+                                  const Status& read_status, UnitBuffer* buffer,
+                                  bool log_failure) {
+  const FileRecord* table = registry_.FindHolding(file_number, read_into);
+  // Unregistered while reading: the MultiQueue no longer holds this
+  // reservation for `read_into`.
+  if (table == nullptr) return;
+  TableFilterGroups* groups = table->groups.get();
+  const uint32_t seg = MultiQueue::SegmentIndexOf(id);
+  const int reserved = mq_.UnitsLoaded(id);
+  const int installed = groups->LoadedCount(seg);
+
+  if (read_status.ok()) {
+    const uint64_t bytes = buffer->size;
+    if (installed == unit && unit < reserved &&
+        groups->InstallUnit(seg, unit, buffer, layer_.epoch())) {
+      installed_bytes_ += bytes;
+      AddStat(&IoStats::unit_loads, 1);
+      AddStat(&IoStats::unit_load_bytes, bytes);
+    } else if (installed < unit && unit < reserved) {
+      mq_.AbortLoad(id, unit);
+    }
+    return;
+  }
+
+  AddStat(&IoStats::unit_load_failures, 1);
+  if (log_failure) {
+    Log(options_.info_log,
+        "ElasticBF: cannot load filter unit %d of segment %u of table "
+        "%06" PRIu64 " (the segment keeps %d units): %s",
+        unit, seg, file_number, std::max(installed, 0),
+        read_status.ToString().c_str());
+  }
+  if (installed > unit) return;  // another read of this unit succeeded
+  // Do not retry a unit that failed, nor any unit above it, while this
+  // file stays registered.
+  registry_.LowerUnitLimit(file_number, seg, unit);
+  if (unit < reserved) mq_.AbortLoad(id, unit);
+}
+
+void MQSchedule::LoadInitialUnits(
+    uint64_t file_number, const std::shared_ptr<TableFilterGroups>& groups,
+    RandomAccessFile* file, const std::vector<std::vector<uint32_t>>& rounds) {
+  std::unique_ptr<RandomAccessFile> own_file;
+  Status open_status;
+  if (file == nullptr) {
+    open_status = OpenForLoads(file_number, &own_file);
+    file = own_file.get();
+  }
+  const uint32_t count = groups->num_segments();
+  for (size_t u = 0; u < rounds.size(); ++u) {
+    const int unit = static_cast<int>(u);
+    if (rounds[u].size() == count) {
+      // Every segment wants this unit: one sequential read of the region.
+      LoadRegion(file_number, groups, file, open_status, unit);
+      continue;
+    }
+    for (uint32_t s : rounds[u]) {
+      LoadUnit(file_number, groups, file, open_status,
+               Load{MultiQueue::MakeSegmentId(file_number, s), unit},
+               /*count_busy=*/false);  // busy for the whole attach
+    }
+  }
+  MutexLock l(&mu_);
+  registry_.EndLoad(file_number, groups.get());
+  loads_done_.SignalAll();
+}
+
+void MQSchedule::LoadRegion(uint64_t file_number,
+                            const std::shared_ptr<TableFilterGroups>& groups,
+                            RandomAccessFile* file, const Status& open_status,
+                            int unit) {
+  const uint32_t count = groups->num_segments();
+  std::vector<UnitBuffer> buffers;
+  std::vector<Status> statuses;
+  const Status region =
+      open_status.ok() ? groups->ReadUnitRegion(file, unit, &buffers, &statuses)
+                       : open_status;
+  if (!open_status.ok()) {
+    buffers.resize(count);
+    statuses.assign(count, open_status);
+  }
+  if (!region.ok()) {
+    // One report for the whole region rather than one per segment.
+    Log(options_.info_log,
+        "ElasticBF: cannot read filter unit %d of table %06" PRIu64
+        " (%u segments keep fewer units): %s",
+        unit, file_number, count, region.ToString().c_str());
+  }
+  MutexLock l(&mu_);
+  ++region_reads_;
+  for (uint32_t s = 0; s < count; ++s) {
+    FinishLoadLocked(file_number, groups.get(),
+                     MultiQueue::MakeSegmentId(file_number, s), unit,
+                     statuses[s], &buffers[s], /*log_failure=*/region.ok());
+    --loads_outstanding_;
+  }
+  loads_done_.SignalAll();
+}
+
+}  // namespace leveldb

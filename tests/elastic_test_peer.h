@@ -1,0 +1,156 @@
+// MQScheduleTestPeer: what tests may see and do inside an MQSchedule that
+// the engine never needs (pausing its thread, setting its clock, processing
+// records on demand, cross-checking its bookkeeping).
+#ifndef STORAGE_LEVELDB_TESTS_ELASTIC_TEST_PEER_H_
+#define STORAGE_LEVELDB_TESTS_ELASTIC_TEST_PEER_H_
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "elastic/file_registry.h"
+#include "elastic/mq_schedule.h"
+#include "elastic/multi_queue.h"
+#include "table/elastic/filter_group.h"
+#include "util/mutexlock.h"
+
+namespace leveldb {
+
+class MQScheduleTestPeer {
+ public:
+  // Processes every access record queued so far and registers the live
+  // files still unregistered, in the calling thread, and waits until no
+  // unit load is in flight.
+  static void WaitIdle(MQSchedule* mqs) { mqs->WaitIdle(); }
+
+  static MQSchedule::Stats GetStats(const MQSchedule* mqs) {
+    return mqs->GetStats();
+  }
+
+  // A paused background thread processes nothing; returns once no pass
+  // is running.
+  static void Pause(MQSchedule* mqs, bool paused) {
+    mqs->paused_.store(paused, std::memory_order_release);
+    MutexLock wait_for_pass(&mqs->pass_mu_);
+  }
+
+  // Sets the MultiQueue's count aging (0 = counts never fade), for tests of
+  // how hotness is kept that would otherwise race with the halving.
+  static void SetAgingLifetimes(MQSchedule* mqs, uint64_t lifetimes) {
+    MutexLock l(&mqs->mu_);
+    mqs->mq_.SetAgingLifetimes(lifetimes);
+  }
+
+  static void SetClock(MQSchedule* mqs, uint64_t now) {
+    mqs->layer_.clock_.store(now, std::memory_order_relaxed);
+  }
+
+  // Hotness of every segment of a file registered now or earlier, or
+  // seeded and not registered yet. False if the file is unknown.
+  static bool GetSegmentHotness(const MQSchedule* mqs, uint64_t file_number,
+                                std::vector<MultiQueue::Hotness>* hotness) {
+    InheritedHotness all;
+    if (!mqs->GetFileHotness(file_number, &all)) return false;
+    hotness->swap(all.segments);
+    return true;
+  }
+
+  // Units reserved now by each segment of a registered file (installed
+  // ones plus loads in flight; equal after WaitIdle). Empty if the file is
+  // not registered with groups.
+  static std::vector<int> UnitsReserved(const MQSchedule* mqs,
+                                        uint64_t file_number) {
+    MutexLock l(&mqs->mu_);
+    std::vector<int> units;
+    const FileRecord* table = mqs->registry_.FindAttached(file_number);
+    if (table == nullptr) return units;
+    const uint32_t count = table->groups->num_segments();
+    units.resize(count);
+    for (uint32_t s = 0; s < count; ++s) {
+      units[s] =
+          mqs->mq_.UnitsLoaded(MultiQueue::MakeSegmentId(file_number, s));
+    }
+    return units;
+  }
+
+  // Files registered with filter groups now.
+  static std::vector<uint64_t> RegisteredFiles(const MQSchedule* mqs) {
+    MutexLock l(&mqs->mu_);
+    std::vector<uint64_t> files;
+    mqs->registry_.ForEachRegistered(
+        [&files](uint64_t number, const FileRecord& record) {
+          if (record.groups != nullptr) files.push_back(number);
+        });
+    return files;
+  }
+
+  // Cross-checks the MultiQueue, the tables' installed units, the locators
+  // and the byte counters.
+  static bool CheckInvariants(const MQSchedule* mqs, std::string* error) {
+    MutexLock l(&mqs->mu_);
+    if (!mqs->mq_.CheckInvariants(error)) return false;
+    uint64_t installed = 0;
+    uint64_t locators = 0;
+    std::string table_error;
+    mqs->registry_.ForEachRegistered(
+        [&](uint64_t number, const FileRecord& record)
+            EXCLUSIVE_LOCKS_REQUIRED(mqs->mu_) {
+              if (record.groups == nullptr || !table_error.empty()) return;
+              locators += record.groups->locator().ApproximateMemoryUsage();
+              installed += CheckedTableBytes(mqs->mq_, number, *record.groups,
+                                             &table_error);
+            });
+    if (!table_error.empty()) {
+      *error = table_error;
+      return false;
+    }
+    if (installed != mqs->installed_bytes_) {
+      *error = "installed byte count is off";
+      return false;
+    }
+    if (mqs->installed_bytes_ > mqs->mq_.budget_bytes()) {
+      *error = "installed units exceed the budget";
+      return false;
+    }
+    if (locators != mqs->locator_bytes_) {
+      *error = "locator byte count is off";
+      return false;
+    }
+    if (mqs->locator_bytes_ <= mqs->budget_bytes_ &&
+        mqs->installed_bytes_ + mqs->locator_bytes_ > mqs->budget_bytes_) {
+      *error = "units and locators exceed the budget";
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  // Installed unit bytes of a registered table; sets *error if they
+  // disagree with its reservations or byte count.
+  static uint64_t CheckedTableBytes(const MultiQueue& mq, uint64_t file_number,
+                                    const TableFilterGroups& groups,
+                                    std::string* error) {
+    uint64_t table_bytes = 0;
+    for (uint32_t s = 0; s < groups.num_segments(); ++s) {
+      const int have = groups.LoadedCount(s);
+      const int reserved =
+          mq.UnitsLoaded(MultiQueue::MakeSegmentId(file_number, s));
+      if (have > std::max(reserved, 0)) {
+        *error = "segment has more units installed than reserved";
+        return 0;
+      }
+      table_bytes +=
+          static_cast<uint64_t>(have) * groups.index().segment(s).unit_size;
+    }
+    if (groups.loaded_bytes() != table_bytes) {
+      *error = "a table's loaded byte count is off";
+    }
+    return table_bytes;
+  }
+};
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_TESTS_ELASTIC_TEST_PEER_H_
