@@ -1467,22 +1467,7 @@ class Benchmark {
     }
   }
 
-  // Counts one lookup of readzipf or readlatest.
-  struct LookupCounts {
-    int64_t found = 0;
-    int64_t absent_lookups = 0;
-    int64_t absent_found = 0;
-
-    void Add(const Status& s, bool absent) {
-      if (s.ok()) {
-        found++;
-        if (absent) absent_found++;
-      } else if (!s.IsNotFound()) {
-        Fail("get", s);
-      }
-      if (absent) absent_lookups++;
-    }
-  };
+  using LookupCounts = zipf_keys::LookupCounts;
 
   void AddLookupCounts(const LookupCounts& counts) {
     zipf_found_ += counts.found;
@@ -1514,7 +1499,8 @@ class Benchmark {
         options,
         key->Set(lookup.key, lookup.absent ? zipf_keys::kAbsentSuffix : ""),
         value);
-    counts->Add(s, lookup.absent);
+    if (!s.ok() && !s.IsNotFound()) Fail("get", s);
+    counts->Add(s.ok(), lookup.absent);
     thread->stats.FinishedOps(1);
   }
 

@@ -369,17 +369,7 @@ struct ZipfLookup {
   bool absent;
 };
 
-inline ZipfLookup NextZipfLookup(const ScrambledZipfian& zipf,
-                                 double zero_lookup_ratio, SplitMix64* rng) {
-  ZipfLookup lookup;
-  lookup.key = zipf.Next(rng->NextDouble());
-  lookup.absent =
-      zero_lookup_ratio > 0 && rng->NextDouble() < zero_lookup_ratio;
-  return lookup;
-}
-
-// A lookup whose key `draw(rng)` picks, then the absent-key choice, in the
-// order NextZipfLookup draws them.
+// A lookup whose key `draw(rng)` picks, then the absent-key choice.
 template <typename Draw>
 ZipfLookup NextLookup(const Draw& draw, double zero_lookup_ratio,
                       SplitMix64* rng) {
@@ -389,6 +379,33 @@ ZipfLookup NextLookup(const Draw& draw, double zero_lookup_ratio,
       zero_lookup_ratio > 0 && rng->NextDouble() < zero_lookup_ratio;
   return lookup;
 }
+
+// readzipf's lookup: a scrambled Zipfian key.
+inline ZipfLookup NextZipfLookup(const ScrambledZipfian& zipf,
+                                 double zero_lookup_ratio, SplitMix64* rng) {
+  return NextLookup(
+      [&zipf](SplitMix64* r) { return zipf.Next(r->NextDouble()); },
+      zero_lookup_ratio, rng);
+}
+
+// What the lookups of readzipf and readlatest found, as every program
+// reports it.
+struct LookupCounts {
+  int64_t found = 0;
+  int64_t absent_lookups = 0;  // lookups for absent keys
+  int64_t absent_found = 0;    // absent keys found (must stay 0)
+
+  void Add(bool key_found, bool absent) {
+    if (key_found) found++;
+    if (absent) absent_lookups++;
+    if (key_found && absent) absent_found++;
+  }
+  void Merge(const LookupCounts& other) {
+    found += other.found;
+    absent_lookups += other.absent_lookups;
+    absent_found += other.absent_found;
+  }
+};
 
 }  // namespace zipf_keys
 

@@ -212,21 +212,14 @@ struct ThreadResult {
   double finish = 0;
   int64_t ops = 0;
   int64_t bytes = 0;
-  // readzipf only.
-  int64_t found = 0;
-  int64_t not_found = 0;
-  int64_t absent_lookups = 0;
-  int64_t absent_found = 0;
+  zipf_keys::LookupCounts lookups;  // readzipf only
 };
 
 // The client threads of one benchmark, merged as db_bench merges them.
 struct RunResult {
   int64_t ops = 0;
   int64_t bytes = 0;
-  int64_t found = 0;
-  int64_t not_found = 0;
-  int64_t absent_lookups = 0;
-  int64_t absent_found = 0;
+  zipf_keys::LookupCounts lookups;
   double elapsed = 0;         // first thread's start to last one's finish
   double thread_seconds = 0;  // summed over the threads
   proc_io::SyscallCount io;
@@ -245,10 +238,7 @@ RunResult MergeThreads(const std::vector<ThreadResult>& threads) {
   for (const ThreadResult& t : threads) {
     run.ops += t.ops;
     run.bytes += t.bytes;
-    run.found += t.found;
-    run.not_found += t.not_found;
-    run.absent_lookups += t.absent_lookups;
-    run.absent_found += t.absent_found;
+    run.lookups.Merge(t.lookups);
     run.thread_seconds += t.finish - t.start;
     first_start = std::min(first_start, t.start);
     last_finish = std::max(last_finish, t.finish);
@@ -549,8 +539,9 @@ class ReadPathBench {
     std::printf("readzipf: %" PRId64 " lookups (theta %.2f), %" PRId64
                 " found, %" PRId64 " not found; %" PRId64
                 " for absent keys (%" PRId64 " of them found); %.0f Gets/s\n",
-                run.ops, FLAGS.zipf, run.found, run.not_found,
-                run.absent_lookups, run.absent_found, run.OpsPerSecond());
+                run.ops, FLAGS.zipf, run.lookups.found,
+                run.ops - run.lookups.found, run.lookups.absent_lookups,
+                run.lookups.absent_found, run.OpsPerSecond());
     proc_io::PrintSyscalls(run.io, run.ops);
     if (statistics_ != nullptr) PrintBloomTickers();
     ReportMemory("readzipf");
@@ -573,15 +564,8 @@ class ReadPathBench {
           ToSlice(key.Set(lookup.key,
                           lookup.absent ? zipf_keys::kAbsentSuffix : "")),
           &value);
-      if (s.ok()) {
-        t->found++;
-        if (lookup.absent) t->absent_found++;
-      } else if (s.IsNotFound()) {
-        t->not_found++;
-      } else {
-        Die("get: " + s.ToString());
-      }
-      if (lookup.absent) t->absent_lookups++;
+      if (!s.ok() && !s.IsNotFound()) Die("get: " + s.ToString());
+      t->lookups.Add(s.ok(), lookup.absent);
       t->ops++;
     }
   }
