@@ -35,7 +35,6 @@
 #include <chrono>  // NOLINT
 #include <cinttypes>
 #include <cmath>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -44,13 +43,13 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
 #include "bench_timeline.h"
+#include "common/client_threads.h"
 #include "common/crc32c.h"
 #include "common/direct_io_env.h"
 #include "common/flags.h"
@@ -923,8 +922,7 @@ class Stats {
       if (!extra.empty()) extra += " ";
       extra += message_;
     }
-    std::fprintf(stdout, "%-12s : %11.3f micros/op;%s%s\n", name.c_str(),
-                 seconds_ * 1e6 / ops, extra.empty() ? "" : " ", extra.c_str());
+    bench::PrintRunLine(name.c_str(), seconds_ * 1e6 / ops, extra);
     if (FLAGS.histogram) {
       std::fprintf(stdout, "Microseconds per op:\n%s\n",
                    hist_.ToString().c_str());
@@ -945,39 +943,18 @@ class Stats {
   std::string message_;
 };
 
-// Rendezvous of the threads of one benchmark: all start together, and the
-// driver waits until all are done. (std::mutex because this program may only
-// use the public API, which has no mutex type.)
-struct SharedState {
-  explicit SharedState(int n) : total(n) {}
-
-  std::mutex mu;
-  std::condition_variable cv;
-  const int total;
-  int initialized = 0;  // guarded by mu
-  int done = 0;         // guarded by mu
-  bool start = false;   // guarded by mu
-  // Threads stay alive until released, so that the timeline's last sample
-  // still reads their CPU clocks.
-  bool released = false;             // guarded by mu
-  std::atomic<int64_t> ops_done{0};  // over all threads, for the timeline
-};
-
 struct ThreadState {
-  ThreadState(int index, SharedState* s)
+  ThreadState(int index, bench::ClientThreads* run)
       : tid(index),
         rng(static_cast<uint32_t>(1000 + index + FLAGS.seed)),
         rng64(zipf_keys::ThreadSeed64(FLAGS.seed, index)),
-        shared(s) {}
+        clients(run) {}
 
   const int tid;
   Rng rng;
   SplitMix64 rng64;  // for samplers that need 53-bit doubles
   Stats stats;
-  // The thread's /proc/thread-self/io around its run of the benchmark.
-  proc_io::Snapshot io_before;
-  proc_io::Snapshot io_after;
-  SharedState* const shared;
+  bench::ClientThreads* const clients;  // all threads of the benchmark
 };
 
 // ---------------------------------------------------------------------------
@@ -1182,82 +1159,50 @@ class Benchmark {
   }
 
   Stats RunThreads(const char* name, int n, Method method) {
-    const proc_io::Snapshot process_before = proc_io::Process();
-    SharedState shared(n);
+    bench::ClientThreads clients(n);
     std::vector<std::unique_ptr<ThreadState>> states;
     for (int i = 0; i < n; i++) {
-      states.push_back(std::make_unique<ThreadState>(i, &shared));
+      states.push_back(std::make_unique<ThreadState>(i, &clients));
     }
-    std::vector<std::thread> threads;
-    for (int i = 0; i < n; i++) {
-      ThreadState* state = states[i].get();
-      threads.emplace_back(
-          [this, state, method] { ThreadBody(state, method); });
-    }
-    {
-      std::unique_lock<std::mutex> lock(shared.mu);
-      shared.cv.wait(lock,
-                     [&shared] { return shared.initialized == shared.total; });
-      std::unique_ptr<bench_timeline::Sampler> timeline =
-          StartTimeline(name, threads, &shared);
-      shared.start = true;
-      shared.cv.notify_all();
-      shared.cv.wait(lock, [&shared] { return shared.done == shared.total; });
-      timeline.reset();  // its last line covers the whole benchmark
-      shared.released = true;
-      shared.cv.notify_all();
-    }
-    for (std::thread& t : threads) t.join();
-    Stats merged = states[0]->stats;
+    ops_done_ = 0;
+    clients.Run(
+        [this, &states, method](int i) {
+          ThreadState* state = states[i].get();
+          t_benchmark_thread = true;
+          state->stats.Start();
+          state->stats.ShareProgress(&ops_done_);
+          (this->*method)(state);
+          state->stats.Stop();
+        },
+        [this, name](std::vector<std::thread>& threads) {
+          // Its last line covers the whole benchmark.
+          return StartTimeline(name, threads);
+        });
     // Reads counted until here belong to this benchmark.
     SnapshotTableReads();
-    CollectSyscalls(process_before, proc_io::Process(), states);
+    syscalls_ = clients.Syscalls();
+    Stats merged = states[0]->stats;
     for (int i = 1; i < n; i++) merged.Merge(states[i]->stats);
     return merged;
   }
 
   // The sampler of --timeline_ms over the benchmark's threads, or null.
   std::unique_ptr<bench_timeline::Sampler> StartTimeline(
-      const char* name, std::vector<std::thread>& threads,
-      SharedState* shared) {
+      const char* name, std::vector<std::thread>& threads) {
     if (FLAGS.timeline_ms <= 0) return nullptr;
     std::vector<pthread_t> handles;
     for (std::thread& t : threads) handles.push_back(t.native_handle());
     TableReadCounters* reads = env_.counters();
     return std::make_unique<bench_timeline::Sampler>(
-        db_, name, static_cast<int>(FLAGS.timeline_ms), handles,
-        [shared, reads] {
+        db_, name, static_cast<int>(FLAGS.timeline_ms), handles, [this, reads] {
           bench_timeline::Counters c;
-          c.ops = shared->ops_done.load(std::memory_order_relaxed);
+          c.ops = ops_done_.load(std::memory_order_relaxed);
           c.fg_reads = reads->foreground_reads.load();
           c.fg_read_nanos = reads->foreground_nanos.load();
           c.bg_reads = reads->background_reads.load();
           c.bg_bytes = reads->background_bytes.load();
           return c;
         });
-  }
-
-  void ThreadBody(ThreadState* state, Method method) {
-    t_benchmark_thread = true;
-    SharedState* shared = state->shared;
-    {
-      std::unique_lock<std::mutex> lock(shared->mu);
-      shared->initialized++;
-      if (shared->initialized == shared->total) shared->cv.notify_all();
-      shared->cv.wait(lock, [shared] { return shared->start; });
-    }
-    state->io_before = proc_io::Thread();
-    state->stats.Start();
-    state->stats.ShareProgress(&shared->ops_done);
-    (this->*method)(state);
-    state->stats.Stop();
-    state->io_after = proc_io::Thread();
-    {
-      std::unique_lock<std::mutex> lock(shared->mu);
-      shared->done++;
-      shared->cv.notify_all();
-      shared->cv.wait(lock, [shared] { return shared->released; });
-    }
   }
 
   // ---- Database lifecycle ----
@@ -1341,7 +1286,7 @@ class Benchmark {
     int64_t share_begin = 0;
     int64_t share_end = num_;
     if (order == KeyOrder::kUnique) {
-      const int64_t threads = thread->shared->total;
+      const int64_t threads = thread->clients->size();
       share_begin = num_ * thread->tid / threads;
       share_end = num_ * (thread->tid + 1) / threads;
     }
@@ -1522,22 +1467,7 @@ class Benchmark {
     }
   }
 
-  // Counts one lookup of readzipf or readlatest.
-  struct LookupCounts {
-    int64_t found = 0;
-    int64_t absent_lookups = 0;
-    int64_t absent_found = 0;
-
-    void Add(const Status& s, bool absent) {
-      if (s.ok()) {
-        found++;
-        if (absent) absent_found++;
-      } else if (!s.IsNotFound()) {
-        Fail("get", s);
-      }
-      if (absent) absent_lookups++;
-    }
-  };
+  using LookupCounts = zipf_keys::LookupCounts;
 
   void AddLookupCounts(const LookupCounts& counts) {
     zipf_found_ += counts.found;
@@ -1569,7 +1499,8 @@ class Benchmark {
         options,
         key->Set(lookup.key, lookup.absent ? zipf_keys::kAbsentSuffix : ""),
         value);
-    counts->Add(s, lookup.absent);
+    if (!s.ok() && !s.IsNotFound()) Fail("get", s);
+    counts->Add(s.ok(), lookup.absent);
     thread->stats.FinishedOps(1);
   }
 
@@ -1669,12 +1600,7 @@ class Benchmark {
     }
     ValueSource values(static_cast<size_t>(value_size_));
     KeyBuffer key;
-    SharedState* shared = thread->shared;
-    while (true) {
-      {
-        std::lock_guard<std::mutex> lock(shared->mu);
-        if (shared->done + 1 >= shared->total) break;
-      }
+    while (thread->clients->Finished() + 1 < thread->clients->size()) {
       const uint64_t k = RandomKey(thread);
       Status s = db_->Put(write_options_, key.Set(k),
                           values.Next(static_cast<size_t>(value_size_)));
@@ -1786,25 +1712,6 @@ class Benchmark {
                  table_reads_.foreground_reads / ops,
                  table_reads_.background_reads,
                  table_reads_.background_bytes / 1048576.0);
-  }
-
-  // Read syscalls from /proc (common/proc_stats.h): the benchmark threads'
-  // own, and the rest of the process (library background threads).
-  void CollectSyscalls(
-      const proc_io::Snapshot& process_before,
-      const proc_io::Snapshot& process_after,
-      const std::vector<std::unique_ptr<ThreadState>>& states) {
-    std::vector<proc_io::ThreadSnapshots> snapshots;
-    for (const auto& state : states) {
-      snapshots.push_back({state->io_before, state->io_after});
-    }
-    syscalls_ = proc_io::CountSyscalls(snapshots, process_before, process_after,
-                                       SnapshotOverhead());
-  }
-
-  static uint64_t SnapshotOverhead() {
-    static const uint64_t overhead = proc_io::SnapshotOverhead();
-    return overhead;
   }
 
   // Library properties (only those this library has) and filter memory.
@@ -2172,6 +2079,7 @@ class Benchmark {
 
   // Read syscalls of the last benchmark run on threads (/proc).
   proc_io::SyscallCount syscalls_;
+  std::atomic<int64_t> ops_done_{0};  // over all threads, for the timeline
 
   // fillunique's key order.
   std::vector<uint32_t> unique_order_;

@@ -134,74 +134,27 @@ inline double Zeta(uint64_t n, double theta) {
 
 using bench::Fnv1a64;
 
-// YCSB's ScrambledZipfianGenerator: a rank drawn from a Zipfian(theta)
-// distribution over a huge item space (10^10 items) by the zeta-based
-// method of Gray et al., "Quickly generating billion-record synthetic
-// databases" (SIGMOD 1994), then hashed with FNV-1a and reduced modulo the
-// number of keys, so that popular keys are spread over the key space
-// instead of clustered at its start. Immutable; share across threads.
-class ScrambledZipfian {
- public:
-  ScrambledZipfian(uint64_t num_keys, double theta)
-      : num_keys_(std::max<uint64_t>(num_keys, 1)),
-        alpha_(1.0 / (1.0 - theta)),
-        zetan_(Zeta(kItemSpace, theta)),
-        eta_((1.0 - std::pow(2.0 / kItemSpace, 1.0 - theta)) /
-             (1.0 - Zeta(2, theta) / zetan_)),
-        second_rank_limit_(1.0 + std::pow(0.5, theta)) {}
-
-  // A key index in [0, num_keys), given u uniform in [0, 1).
-  uint64_t Next(double u) const { return Scramble(Rank(u)); }
-
-  // The Zipfian rank in [0, kItemSpace) for u uniform in [0, 1): rank r
-  // has probability (r + 1)^-theta / zeta(kItemSpace, theta).
-  uint64_t Rank(double u) const {
-    const double uz = u * zetan_;
-    if (uz < 1.0) return 0;
-    if (uz < second_rank_limit_) return 1;
-    const double scaled =
-        static_cast<double>(kItemSpace) * std::pow(eta_ * u - eta_ + 1, alpha_);
-    const uint64_t rank = static_cast<uint64_t>(scaled);
-    return std::min(rank, kItemSpace - 1);
-  }
-
-  double zetan() const { return zetan_; }
-
-  static constexpr uint64_t kItemSpace = 10000000000ull;
-
-  // The key index of a rank. YCSB takes the absolute value of the hash
-  // read as a signed 64-bit number before reducing it.
-  uint64_t Scramble(uint64_t rank) const {
-    const uint64_t hash = Fnv1a64(rank);
-    const uint64_t magnitude =
-        (hash >> 63) != 0 ? (~hash + 1) : hash;  // |hash| as int64
-    return magnitude % num_keys_;
-  }
-
- private:
-  const uint64_t num_keys_;
-  const double alpha_;
-  const double zetan_;
-  const double eta_;
-  const double second_rank_limit_;
-};
-
-// Zipfian over the ranks [0, n) without scrambling (Gray et al.'s method
-// over n items): rank r has probability close to (r + 1)^-theta / zeta(n,
-// theta), exactly so for ranks 0 and 1 (Cdf() gives the sampler's own
-// law). Used as key = rank, the hottest keys come first in key order.
-// Extend() grows n in place (the latest distribution), so a sampler whose
-// n grows is owned by one thread.
+// Zipfian over the ranks [0, n) by Gray et al.'s method ("Quickly
+// generating billion-record synthetic databases", SIGMOD 1994): rank r has
+// probability close to (r + 1)^-theta / zeta(n, theta), exactly so for
+// ranks 0 and 1 (Cdf() gives the sampler's own law). Used as key = rank,
+// the hottest keys come first in key order. The one sampler of the
+// benchmarks: the YCSB runner's generators draw through it too, with zeta
+// sums of their own (summed in YCSB's order, so their draws stay as they
+// were). Extend() and Reset() change n in place (the latest
+// distribution), so a sampler whose n changes is owned by one thread.
 class Zipfian {
  public:
   Zipfian(uint64_t n, double theta)
+      : Zipfian(std::max<uint64_t>(n, 1), theta,
+                Zeta(std::max<uint64_t>(n, 1), theta), Zeta(2, theta)) {}
+  // With zeta(n, theta) and zeta(2, theta) given.
+  Zipfian(uint64_t n, double theta, double zetan, double zeta2)
       : theta_(theta),
         alpha_(1.0 / (1.0 - theta)),
-        zeta2_(Zeta(2, theta)),
+        zeta2_(zeta2),
         second_rank_limit_(1.0 + std::pow(0.5, theta)) {
-    items_ = std::max<uint64_t>(n, 1);
-    zetan_ = Zeta(items_, theta);
-    UpdateEta();
+    Reset(n, zetan);
   }
 
   // A rank in [0, n), given u uniform in [0, 1).
@@ -211,6 +164,7 @@ class Zipfian {
     if (uz < second_rank_limit_) return std::min<uint64_t>(1, items_ - 1);
     const double scaled =
         static_cast<double>(items_) * std::pow(eta_ * u - eta_ + 1, alpha_);
+    // The clamp guards rounding as u nears 1.
     return std::min(static_cast<uint64_t>(scaled), items_ - 1);
   }
 
@@ -218,13 +172,25 @@ class Zipfian {
   // terms to zeta instead of summing it again.
   void Extend(uint64_t n) {
     if (n <= items_) return;
+    double zetan = zetan_;
     for (uint64_t i = items_ + 1; i <= n; i++) {
-      zetan_ += std::pow(static_cast<double>(i), -theta_);
+      zetan += std::pow(static_cast<double>(i), -theta_);
     }
-    items_ = n;
-    UpdateEta();
+    Reset(n, zetan);
   }
 
+  // Sets the item count to n (at least 1 before a draw), whose
+  // zeta(n, theta) is `zetan`.
+  void Reset(uint64_t n, double zetan) {
+    items_ = n;
+    zetan_ = zetan;
+    // Up to two items the first two branches of Rank() cover every u, and
+    // the formula would divide zero by zero.
+    eta_ = items_ < 3 ? 0.0
+                      : (1.0 - std::pow(2.0 / static_cast<double>(items_),
+                                        1.0 - theta_)) /
+                            (1.0 - zeta2_ / zetan_);
+  }
   // P(Rank(u) <= j) for u uniform in [0, 1): the sampler's own law, which
   // Gray et al.'s method makes differ from the exact Zipfian beyond rank 1.
   double Cdf(uint64_t j) const {
@@ -252,22 +218,47 @@ class Zipfian {
   double zetan() const { return zetan_; }
 
  private:
-  void UpdateEta() {
-    // Up to two items the first two branches of Rank() cover every u, and
-    // the formula would divide zero by zero.
-    eta_ = items_ < 3 ? 0.0
-                      : (1.0 - std::pow(2.0 / static_cast<double>(items_),
-                                        1.0 - theta_)) /
-                            (1.0 - zeta2_ / zetan_);
-  }
-
   const double theta_;
   const double alpha_;
   const double zeta2_;
   const double second_rank_limit_;
-  uint64_t items_;
-  double zetan_;
+  uint64_t items_ = 1;
+  double zetan_ = 1;
   double eta_ = 0;
+};
+
+// YCSB's ScrambledZipfianGenerator: a Zipfian rank over a huge item space
+// (10^10 items), hashed with FNV-1a and reduced modulo the number of keys,
+// so that popular keys are spread over the key space instead of clustered
+// at its start. Immutable; share across threads.
+class ScrambledZipfian {
+ public:
+  ScrambledZipfian(uint64_t num_keys, double theta)
+      : num_keys_(std::max<uint64_t>(num_keys, 1)), ranks_(kItemSpace, theta) {}
+
+  // A key index in [0, num_keys), given u uniform in [0, 1).
+  uint64_t Next(double u) const { return Scramble(ranks_.Rank(u)); }
+
+  // The Zipfian rank in [0, kItemSpace) for u uniform in [0, 1): rank r
+  // has probability (r + 1)^-theta / zeta(kItemSpace, theta).
+  uint64_t Rank(double u) const { return ranks_.Rank(u); }
+
+  double zetan() const { return ranks_.zetan(); }
+
+  static constexpr uint64_t kItemSpace = 10000000000ull;
+
+  // The key index of a rank. YCSB takes the absolute value of the hash
+  // read as a signed 64-bit number before reducing it.
+  uint64_t Scramble(uint64_t rank) const {
+    const uint64_t hash = Fnv1a64(rank);
+    const uint64_t magnitude =
+        (hash >> 63) != 0 ? (~hash + 1) : hash;  // |hash| as int64
+    return magnitude % num_keys_;
+  }
+
+ private:
+  const uint64_t num_keys_;
+  const Zipfian ranks_;
 };
 
 // YCSB's hotspot distribution over [0, n): a contiguous hot range holding
@@ -378,17 +369,7 @@ struct ZipfLookup {
   bool absent;
 };
 
-inline ZipfLookup NextZipfLookup(const ScrambledZipfian& zipf,
-                                 double zero_lookup_ratio, SplitMix64* rng) {
-  ZipfLookup lookup;
-  lookup.key = zipf.Next(rng->NextDouble());
-  lookup.absent =
-      zero_lookup_ratio > 0 && rng->NextDouble() < zero_lookup_ratio;
-  return lookup;
-}
-
-// A lookup whose key `draw(rng)` picks, then the absent-key choice, in the
-// order NextZipfLookup draws them.
+// A lookup whose key `draw(rng)` picks, then the absent-key choice.
 template <typename Draw>
 ZipfLookup NextLookup(const Draw& draw, double zero_lookup_ratio,
                       SplitMix64* rng) {
@@ -398,6 +379,33 @@ ZipfLookup NextLookup(const Draw& draw, double zero_lookup_ratio,
       zero_lookup_ratio > 0 && rng->NextDouble() < zero_lookup_ratio;
   return lookup;
 }
+
+// readzipf's lookup: a scrambled Zipfian key.
+inline ZipfLookup NextZipfLookup(const ScrambledZipfian& zipf,
+                                 double zero_lookup_ratio, SplitMix64* rng) {
+  return NextLookup(
+      [&zipf](SplitMix64* r) { return zipf.Next(r->NextDouble()); },
+      zero_lookup_ratio, rng);
+}
+
+// What the lookups of readzipf and readlatest found, as every program
+// reports it.
+struct LookupCounts {
+  int64_t found = 0;
+  int64_t absent_lookups = 0;  // lookups for absent keys
+  int64_t absent_found = 0;    // absent keys found (must stay 0)
+
+  void Add(bool key_found, bool absent) {
+    if (key_found) found++;
+    if (absent) absent_lookups++;
+    if (key_found && absent) absent_found++;
+  }
+  void Merge(const LookupCounts& other) {
+    found += other.found;
+    absent_lookups += other.absent_lookups;
+    absent_found += other.absent_found;
+  }
+};
 
 }  // namespace zipf_keys
 

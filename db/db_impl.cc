@@ -1119,91 +1119,6 @@ Iterator* DBImpl::NewIterator(const ReadOptions& options) {
   return NewDBIterator(this, user_comparator(), internal, sequence, seed);
 }
 
-void DBImpl::TEST_WaitForBackgroundWork() {
-  MutexLock lock(&mutex_);
-  while (background_compaction_scheduled_) {
-    background_work_finished_signal_.Wait();
-  }
-}
-
-void DBImpl::TEST_SetHotnessCheckpointInterval(uint64_t gets) {
-  MutexLock lock(&mutex_);
-  hotness_.SetInterval(gets);
-}
-
-Status DBImpl::TEST_CheckpointHotness() {
-  MutexLock lock(&mutex_);
-  if (!hotness_.active()) {
-    return Status::NotSupported("hotness is not kept");
-  }
-  // LogAndApply must not run in two threads at once: take the background
-  // slot for the duration.
-  while (background_compaction_scheduled_) {
-    background_work_finished_signal_.Wait();
-  }
-  background_compaction_scheduled_ = true;
-  Status s = CheckpointHotness();
-  background_compaction_scheduled_ = false;
-  MaybeScheduleCompaction();
-  background_work_finished_signal_.SignalAll();
-  return s;
-}
-
-uint64_t DBImpl::TEST_HotnessCheckpoints() {
-  MutexLock lock(&mutex_);
-  return hotness_.checkpoints();
-}
-
-uint64_t DBImpl::TEST_HotnessManifestsStarted() {
-  MutexLock lock(&mutex_);
-  return hotness_.manifests_started();
-}
-
-std::shared_ptr<const InheritedHotness> DBImpl::TEST_RecordedHotness(
-    uint64_t file_number) {
-  MutexLock lock(&mutex_);
-  const Version* current = versions_->current();
-  for (int level = 0; level < config::kNumLevels; level++) {
-    for (const FileMetaData* f : current->LevelFiles(level)) {
-      if (f->number == file_number) return f->hotness;
-    }
-  }
-  return nullptr;
-}
-
-Status DBImpl::TEST_SegmentKeyRanges(uint64_t file_number,
-                                     std::vector<SegmentKeyRange>* ranges) {
-  uint64_t size = 0;
-  std::string smallest, largest;
-  {
-    MutexLock lock(&mutex_);
-    const Version* current = versions_->current();
-    for (int level = 0; level < config::kNumLevels && size == 0; level++) {
-      for (const FileMetaData* f : current->LevelFiles(level)) {
-        if (f->number != file_number) continue;
-        size = f->file_size;
-        smallest = f->smallest.user_key().ToString();
-        largest = f->largest.user_key().ToString();
-      }
-    }
-  }
-  if (size == 0) return Status::NotFound("no such live table");
-  return table_cache_->GetSegmentKeyRanges(file_number, size, smallest, largest,
-                                           ranges);
-}
-
-std::map<uint64_t, int> DBImpl::TEST_AllowedSeeks() {
-  MutexLock lock(&mutex_);
-  std::map<uint64_t, int> allowed;
-  const Version* current = versions_->current();
-  for (int level = 0; level < config::kNumLevels; level++) {
-    for (const FileMetaData* f : current->LevelFiles(level)) {
-      allowed[f->number] = f->allowed_seeks;
-    }
-  }
-  return allowed;
-}
-
 void DBImpl::RecordReadSample(Slice key) {
   MutexLock lock(&mutex_);
   if (versions_->current()->RecordReadSample(key)) {
@@ -1575,7 +1490,7 @@ bool DBImpl::IoStatsProperty(const Slice& /*suffix*/, std::string* value) {
 
 void ResetIoStats(DB* db) {
   auto* impl = dynamic_cast<DBImpl*>(db);
-  if (impl != nullptr) impl->io_stats()->Reset();
+  if (impl != nullptr) impl->io_stats_.Reset();
 }
 
 void DBImpl::GetApproximateSizes(const Range* range, int n, uint64_t* sizes) {

@@ -61,11 +61,6 @@ class DBImpl : public DB {
   void GetApproximateSizes(const Range* range, int n, uint64_t* sizes) override;
   void CompactRange(const Slice* begin, const Slice* end) override;
 
-  // Read-path and compaction counters of this DB, reported by
-  // GetProperty("leveldb.io-stats"). Thread-safe (relaxed atomics); the
-  // table layer adds its per-probe counts through a TableReadContext.
-  IoStats* io_stats() { return &io_stats_; }
-
   // Test hooks.
 
   // Compacts the files of `level` overlapping [*begin, *end] (null bounds
@@ -89,33 +84,11 @@ class DBImpl : public DB {
   // policy is not elastic. Owned by the DB.
   MQSchedule* TEST_elastic() { return elastic_; }
 
-  // Waits until no background compaction is scheduled or running (seek
-  // and size compactions included).
-  void TEST_WaitForBackgroundWork();
-
-  // Seeks each live table may still absorb before a seek compaction, by
-  // file number (FileMetaData::allowed_seeks of the current version).
-  std::map<uint64_t, int> TEST_AllowedSeeks();
-
-  // ElasticBF hotness checkpoints (HotnessKeeper): the interval in Gets.
-  void TEST_SetHotnessCheckpointInterval(uint64_t gets);
-  // Writes a checkpoint now (if anything changed) and returns its status.
-  Status TEST_CheckpointHotness();
-  // Checkpoints written since open.
-  uint64_t TEST_HotnessCheckpoints();
-  // MANIFESTs that checkpoints started since open (instead of appending).
-  uint64_t TEST_HotnessManifestsStarted();
-  // The segment hotness recorded in the current Version for a live file,
-  // or null.
-  std::shared_ptr<const InheritedHotness> TEST_RecordedHotness(
-      uint64_t file_number);
-  // The user-key ranges of a live table's segments, as hotness
-  // inheritance sees them (TableCache::GetSegmentKeyRanges).
-  Status TEST_SegmentKeyRanges(uint64_t file_number,
-                               std::vector<SegmentKeyRange>* ranges);
-
  private:
   friend class DB;
+  // Test hooks beyond the four above (tests/db_impl_test_peer.h).
+  friend class DBImplTestPeer;
+  friend void ResetIoStats(DB* db);
   struct CompactionState;
   struct ManualCompaction;
   struct Writer;
@@ -248,8 +221,10 @@ class DBImpl : public DB {
   const bool owns_cache_;
   const std::string dbname_;
 
-  // Atomic counters: updated without mutex_. Declared before elastic_,
-  // which reports unit loads and evictions into them.
+  // Read-path and compaction counters, reported by
+  // GetProperty("leveldb.io-stats"). Atomic: updated without mutex_.
+  // Declared before elastic_, which reports unit loads and evictions into
+  // them.
   IoStats io_stats_;
 
   // ElasticBF (null when off): thread-safe. Created before and destroyed

@@ -26,6 +26,7 @@
 #include "leveldb/env.h"
 #include "leveldb/io_stats.h"
 #include "leveldb/write_batch.h"
+#include "tests/db_impl_test_peer.h"
 #include "tests/elastic_test_peer.h"
 #include "tests/test_util.h"
 #include "util/random.h"
@@ -91,7 +92,7 @@ class ElasticDBConcurrencyTest : public testing::Test {
       }
       ASSERT_TRUE(impl->TEST_CompactMemTable().ok());
     }
-    impl->TEST_WaitForBackgroundWork();
+    DBImplTestPeer::WaitForBackgroundWork(impl);
   }
 
   // Tables of the current version.
@@ -277,7 +278,7 @@ void ElasticDBConcurrencyTest::RunWorkload(const Options& o, uint64_t budget,
 
   // Files compacted away gave their filters back: every file the filter
   // layer still holds is a table on disk.
-  impl->TEST_WaitForBackgroundWork();
+  DBImplTestPeer::WaitForBackgroundWork(impl);
   std::vector<std::string> children;
   ASSERT_TRUE(env_->GetChildren(dbname_, &children).ok());
   std::set<uint64_t> on_disk;

@@ -39,6 +39,7 @@
 #include "port/port.h"
 #include "port/thread_annotations.h"
 #include "table/elastic/filter_group.h"
+#include "tests/db_impl_test_peer.h"
 #include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/elastic_test_peer.h"
@@ -881,7 +882,7 @@ TEST_F(ElasticDBTest, RecoveredTablesRegisterBeforeAnyGet) {
     Fill(t * kPerTable, (t + 1) * kPerTable);
     ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
   }
-  dbfull()->TEST_WaitForBackgroundWork();
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
   const size_t tables = TableFiles().size();
   ASSERT_GE(tables, static_cast<size_t>(kTables));
 
@@ -928,7 +929,7 @@ TEST_F(ElasticDBTest, FiltersOutliveTablesClosedByTheTableCache) {
     Fill(t * kPerTable, (t + 1) * kPerTable);
     ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
   }
-  dbfull()->TEST_WaitForBackgroundWork();
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
   ASSERT_GE(TableFiles().size(), static_cast<size_t>(kTables));
 
   // Make the first table hot.
@@ -1061,7 +1062,7 @@ class ElasticCheckpointTest : public ElasticDBTest {
     o.env = &fault_env_;
     o.write_buffer_size = 256 << 10;
     ASSERT_TRUE(TryOpen(o, dir).ok());
-    dbfull()->TEST_SetHotnessCheckpointInterval(uint64_t{1} << 40);
+    DBImplTestPeer::SetHotnessCheckpointInterval(dbfull(), uint64_t{1} << 40);
   }
 
   // Absent keys of [begin, end): changes the hotness of their segments.
@@ -1134,7 +1135,7 @@ class ElasticCheckpointTest : public ElasticDBTest {
     Probe(1000, 3000);
     const std::string torn = CurrentManifest(dbname_);
     fault_env_.Arm();
-    const Status s = dbfull()->TEST_CheckpointHotness();
+    const Status s = DBImplTestPeer::CheckpointHotness(dbfull());
     EXPECT_TRUE(s.IsIOError()) << s.ToString();
     EXPECT_EQ(1, fault_env_.failures());
     return torn;
@@ -1164,9 +1165,9 @@ TEST_F(ElasticCheckpointTest, FailedCheckpointDoesNotStopWrites) {
 
   // A later checkpoint succeeds and records the hotness.
   Probe(3000, 5000);
-  const uint64_t written = dbfull()->TEST_HotnessCheckpoints();
-  ASSERT_TRUE(dbfull()->TEST_CheckpointHotness().ok());
-  EXPECT_EQ(written + 1, dbfull()->TEST_HotnessCheckpoints());
+  const uint64_t written = DBImplTestPeer::HotnessCheckpoints(dbfull());
+  ASSERT_TRUE(DBImplTestPeer::CheckpointHotness(dbfull()).ok());
+  EXPECT_EQ(written + 1, DBImplTestPeer::HotnessCheckpoints(dbfull()));
   EXPECT_FALSE(env_->FileExists(dbname_ + "/" + torn));  // obsolete now
 
   // Reopened: every key, a valid MANIFEST, and writes.
@@ -1184,21 +1185,21 @@ TEST_F(ElasticCheckpointTest, FailedBackgroundCheckpointIsRetriedLater) {
   OpenWithCheckpoints();
   Fill(0, kKeys);
   ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
-  dbfull()->TEST_SetHotnessCheckpointInterval(500);
+  DBImplTestPeer::SetHotnessCheckpointInterval(dbfull(), 500);
   fault_env_.Arm();
   // 700 Gets: the background thread tries a checkpoint (due at 500), which
   // fails; the retry is due a whole interval after the failure, later than
   // these Gets go.
   Probe(0, 700);
-  dbfull()->TEST_WaitForBackgroundWork();
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
   ASSERT_EQ(1, fault_env_.failures());
-  EXPECT_EQ(0u, dbfull()->TEST_HotnessCheckpoints());
+  EXPECT_EQ(0u, DBImplTestPeer::HotnessCheckpoints(dbfull()));
   ASSERT_TRUE(Put("after-the-failure", "yes").ok());
 
   // Later Gets: the next checkpoint is written (to a new MANIFEST).
   Probe(700, 3000);
-  dbfull()->TEST_WaitForBackgroundWork();
-  EXPECT_GE(dbfull()->TEST_HotnessCheckpoints(), 1u);
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
+  EXPECT_GE(DBImplTestPeer::HotnessCheckpoints(dbfull()), 1u);
   EXPECT_GT(ReadWholeManifest(dbname_ + "/" + CurrentManifest(dbname_)), 0);
   ASSERT_TRUE(Put("after-the-retry", "yes").ok());
 

@@ -24,6 +24,7 @@
 #include "leveldb/filter_policy.h"
 #include "leveldb/write_batch.h"
 #include "table/elastic/elastic_filter_policy.h"
+#include "tests/db_impl_test_peer.h"
 #include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/test_util.h"
@@ -526,7 +527,8 @@ TEST_F(ElasticEnvSwitchDBTest, HotnessStaysOutOfTheManifestByDefault) {
   Fill();
   ASSERT_TRUE(ElasticEnabled());
   for (int round = 0; round < 3; ++round) CheckData();
-  EXPECT_TRUE(dbfull()->TEST_CheckpointHotness().IsNotSupportedError());
+  EXPECT_TRUE(
+      DBImplTestPeer::CheckpointHotness(dbfull()).IsNotSupportedError());
   Close();
   int records = 0, elastic = 0;
   ScanManifest(&records, &elastic);

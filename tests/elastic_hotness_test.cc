@@ -26,6 +26,7 @@
 #include "leveldb/write_batch.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
+#include "tests/db_impl_test_peer.h"
 #include "tests/db_test_helpers.h"
 #include "tests/elastic_test_helpers.h"
 #include "tests/elastic_test_peer.h"
@@ -100,7 +101,7 @@ class ElasticHotnessTest : public test::DBTestBase<testing::Test> {
   int Build() {
     Fill();
     db_->CompactRange(nullptr, nullptr);
-    dbfull()->TEST_WaitForBackgroundWork();
+    DBImplTestPeer::WaitForBackgroundWork(dbfull());
     return TableLevel();
   }
 
@@ -239,7 +240,8 @@ class ElasticHotnessTest : public test::DBTestBase<testing::Test> {
     const std::string far_hi = PresentKey(kHotEnd + 1000);
     for (uint64_t number : TableFiles()) {
       std::vector<SegmentKeyRange> ranges;
-      EXPECT_TRUE(dbfull()->TEST_SegmentKeyRanges(number, &ranges).ok());
+      EXPECT_TRUE(
+          DBImplTestPeer::SegmentKeyRanges(dbfull(), number, &ranges).ok());
       for (uint32_t s = 0; s < ranges.size(); ++s) {
         if (ranges[s].first >= hot_lo && ranges[s].last <= hot_hi) {
           c.hot.emplace_back(number, s);
@@ -296,7 +298,7 @@ TEST_F(ElasticHotnessTest, CompactionOutputsInheritTheHotRange) {
     EXPECT_GT(h[seg].last_access, 0u);
     // Recorded in the compaction's MANIFEST record too.
     std::shared_ptr<const InheritedHotness> recorded =
-        dbfull()->TEST_RecordedHotness(file);
+        DBImplTestPeer::RecordedHotness(dbfull(), file);
     ASSERT_NE(nullptr, recorded);
     EXPECT_GT(recorded->UnitTarget(seg), kInitialUnits);
   }
@@ -333,7 +335,7 @@ TEST_F(ElasticHotnessTest, WithoutInheritanceNewTablesStartCold) {
     for (const MultiQueue::Hotness& seg : h) {
       EXPECT_EQ(0u, seg.accesses);
     }
-    EXPECT_EQ(nullptr, dbfull()->TEST_RecordedHotness(number));
+    EXPECT_EQ(nullptr, DBImplTestPeer::RecordedHotness(dbfull(), number));
   }
   // Nothing ElasticBF-specific reaches the MANIFEST, at close neither.
   EXPECT_EQ(0, ElasticRecords());
@@ -396,28 +398,28 @@ TEST_F(ElasticHotnessTest, PeriodicCheckpointsBoundWhatACrashLoses) {
   Open(ElasticOptions());
   Build();
   OpenAllTables();
-  dbfull()->TEST_SetHotnessCheckpointInterval(500);
-  ASSERT_EQ(0u, dbfull()->TEST_HotnessCheckpoints());
+  DBImplTestPeer::SetHotnessCheckpointInterval(dbfull(), 500);
+  ASSERT_EQ(0u, DBImplTestPeer::HotnessCheckpoints(dbfull()));
 
   // 1000 Gets: the background thread writes a checkpoint on its own.
   HeatHotRange(1);
-  dbfull()->TEST_WaitForBackgroundWork();
-  ASSERT_GE(dbfull()->TEST_HotnessCheckpoints(), 1u);
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
+  ASSERT_GE(DBImplTestPeer::HotnessCheckpoints(dbfull()), 1u);
   // Freeze the hotness now in a checkpoint, then take a crash image of
   // the directory (what a crash right now would leave).
-  dbfull()->TEST_SetHotnessCheckpointInterval(1 << 30);
-  ASSERT_TRUE(dbfull()->TEST_CheckpointHotness().ok());
+  DBImplTestPeer::SetHotnessCheckpointInterval(dbfull(), 1 << 30);
+  ASSERT_TRUE(DBImplTestPeer::CheckpointHotness(dbfull()).ok());
   const std::map<uint64_t, TableState> checkpointed = Snapshot();
   for (const auto& [number, t] : checkpointed) {
     std::shared_ptr<const InheritedHotness> recorded =
-        dbfull()->TEST_RecordedHotness(number);
+        DBImplTestPeer::RecordedHotness(dbfull(), number);
     ASSERT_NE(nullptr, recorded) << number;
     EXPECT_TRUE(*recorded == t.hotness) << number;
   }
   // Nothing changed: the next checkpoint writes nothing.
-  const uint64_t written = dbfull()->TEST_HotnessCheckpoints();
-  ASSERT_TRUE(dbfull()->TEST_CheckpointHotness().ok());
-  EXPECT_EQ(written, dbfull()->TEST_HotnessCheckpoints());
+  const uint64_t written = DBImplTestPeer::HotnessCheckpoints(dbfull());
+  ASSERT_TRUE(DBImplTestPeer::CheckpointHotness(dbfull()).ok());
+  EXPECT_EQ(written, DBImplTestPeer::HotnessCheckpoints(dbfull()));
 
   copy_ = test::NewTempDir(env_, "elastic_hotness_crash");
   std::vector<std::string> children;
@@ -453,10 +455,10 @@ TEST_F(ElasticHotnessTest, ThousandCheckpointsKeepTheManifestBounded) {
   // A load that rewrites its keys a few times, as loads do: flushes, then
   // compactions whose outputs record the hotness they inherit.
   for (int round = 0; round < 3; ++round) Fill();
-  dbfull()->TEST_WaitForBackgroundWork();
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
   const uint64_t after_load = ManifestSize();
   ASSERT_GT(after_load, 0u);
-  dbfull()->TEST_SetHotnessCheckpointInterval(1 << 30);  // only ours
+  DBImplTestPeer::SetHotnessCheckpointInterval(dbfull(), 1 << 30);  // only ours
 
   uint64_t largest = 0;
   for (int i = 0; i < 1000; ++i) {
@@ -465,22 +467,22 @@ TEST_F(ElasticHotnessTest, ThousandCheckpointsKeepTheManifestBounded) {
     ASSERT_EQ("NOT_FOUND", Get(AbsentKey(key)));
     ASSERT_EQ(ValueFor(key), Get(PresentKey(key)));
     MQScheduleTestPeer::WaitIdle(mqs());
-    ASSERT_TRUE(dbfull()->TEST_CheckpointHotness().ok()) << i;
+    ASSERT_TRUE(DBImplTestPeer::CheckpointHotness(dbfull()).ok()) << i;
     largest = std::max(largest, ManifestSize());
   }
-  EXPECT_EQ(1000u, dbfull()->TEST_HotnessCheckpoints());
+  EXPECT_EQ(1000u, DBImplTestPeer::HotnessCheckpoints(dbfull()));
   // Without new MANIFESTs the appends alone would pass the bound.
-  EXPECT_GE(dbfull()->TEST_HotnessManifestsStarted(), 1u);
+  EXPECT_GE(DBImplTestPeer::HotnessManifestsStarted(dbfull()), 1u);
   EXPECT_LE(largest, 2 * after_load);
   EXPECT_EQ(1, ManifestFiles());  // the replaced ones are gone
 
   // The newest MANIFEST holds the latest checkpoint.
   OpenAllTables();
-  ASSERT_TRUE(dbfull()->TEST_CheckpointHotness().ok());
+  ASSERT_TRUE(DBImplTestPeer::CheckpointHotness(dbfull()).ok());
   const std::map<uint64_t, TableState> before = Snapshot();
   for (const auto& [number, t] : before) {
     std::shared_ptr<const InheritedHotness> recorded =
-        dbfull()->TEST_RecordedHotness(number);
+        DBImplTestPeer::RecordedHotness(dbfull(), number);
     ASSERT_NE(nullptr, recorded) << number;
     EXPECT_TRUE(*recorded == t.hotness) << number;
   }
@@ -512,15 +514,15 @@ TEST_F(ElasticHotnessTest, FailedCheckpointWriteLeavesAWorkingDatabase) {
   o.env = &env;
   Open(o);
   for (int round = 0; round < 3; ++round) Fill();
-  dbfull()->TEST_WaitForBackgroundWork();
-  dbfull()->TEST_SetHotnessCheckpointInterval(1 << 30);
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
+  DBImplTestPeer::SetHotnessCheckpointInterval(dbfull(), 1 << 30);
   env.Arm();
   int failed = -1;
   for (int i = 0; i < 1000 && failed < 0; ++i) {
     const int key = kHotBegin + (i * 37) % (kHotEnd - kHotBegin);
     ASSERT_EQ("NOT_FOUND", Get(AbsentKey(key)));
     MQScheduleTestPeer::WaitIdle(mqs());
-    if (!dbfull()->TEST_CheckpointHotness().ok()) failed = i;
+    if (!DBImplTestPeer::CheckpointHotness(dbfull()).ok()) failed = i;
   }
   ASSERT_GE(failed, 0);
   ASSERT_EQ(1, env.failures());
@@ -529,7 +531,7 @@ TEST_F(ElasticHotnessTest, FailedCheckpointWriteLeavesAWorkingDatabase) {
   ASSERT_TRUE(Put(PresentKey(0), ValueFor(0)).ok());
   ASSERT_EQ("NOT_FOUND", Get(AbsentKey(kHotBegin)));
   MQScheduleTestPeer::WaitIdle(mqs());
-  ASSERT_TRUE(dbfull()->TEST_CheckpointHotness().ok());
+  ASSERT_TRUE(DBImplTestPeer::CheckpointHotness(dbfull()).ok());
   EXPECT_EQ(1, ManifestFiles());
   Close();
   Open(o);

@@ -12,6 +12,7 @@
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/options.h"
+#include "tests/db_impl_test_peer.h"
 #include "tests/test_util.h"
 #include "util/io_stats.h"
 #include "util/random.h"
@@ -139,7 +140,7 @@ TEST_F(IoStatsTest, CountsEveryGet) {
   }
   ASSERT_TRUE(db_->Get(ReadOptions(), Key(5), &value).ok());
   EXPECT_EQ(151, Counter("gets"));
-  EXPECT_EQ(151u, impl()->io_stats()->gets.load());
+  EXPECT_EQ(151u, DBImplTestPeer::io_stats(impl())->gets.load());
 }
 
 TEST_F(IoStatsTest, MemtableFlushCountsAsWritten) {
@@ -175,7 +176,7 @@ TEST_F(IoStatsTest, ResetZeroesEveryCounter) {
   std::string value;
   for (int i = 0; i < 20; i++) db_->Get(ReadOptions(), Key(i), &value);
   // Set the remaining counters directly, as the table layer would.
-  IoStats* stats = impl()->io_stats();
+  IoStats* stats = DBImplTestPeer::io_stats(impl());
   for (std::atomic<uint64_t>* c :
        {&stats->table_probes, &stats->filter_checks, &stats->filter_rejections,
         &stats->false_positives, &stats->unfiltered_misses,

@@ -16,6 +16,7 @@
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/write_batch.h"
+#include "tests/db_impl_test_peer.h"
 #include "tests/test_util.h"
 
 namespace leveldb {
@@ -97,7 +98,7 @@ class Level0CleanupTest : public testing::Test {
     WriteTable(1, 2, kKeys, "odd");   // overlaps level 2: stops at level 1
     WriteTable(1001, 2, 20, "new1");  // overlaps level 1: level 0
     WriteTable(1003, 2, 20, "new2");  // overlaps level 0
-    dbfull()->TEST_WaitForBackgroundWork();
+    DBImplTestPeer::WaitForBackgroundWork(dbfull());
     ASSERT_EQ("2,1,1,0,0,0,0", FilesPerLevel());
   }
 
@@ -138,7 +139,7 @@ class Level0CleanupTest : public testing::Test {
 TEST_F(Level0CleanupTest, QuietCompactionTakesLevel0Along) {
   BuildTree();
   SeekCompactionGets();
-  dbfull()->TEST_WaitForBackgroundWork();
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
   const std::string files = FilesPerLevel();
   // The level-1 table went down by seeks, then level 0 into level 1.
   EXPECT_EQ("0,1,", files.substr(0, 4)) << files;
@@ -154,7 +155,7 @@ TEST_F(Level0CleanupTest, WritesDuringTheCompactionKeepLevel0) {
         db_->Put(WriteOptions(), "zz" + std::to_string(writes++), "w").ok());
   };
   SeekCompactionGets();
-  dbfull()->TEST_WaitForBackgroundWork();
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
   hook_env_.hook_ = nullptr;
   EXPECT_GT(writes, 0);
   const std::string files = FilesPerLevel();
@@ -173,7 +174,7 @@ TEST_F(Level0CleanupTest, QuietReadsCompactLevel0) {
   for (int n = 0; n < kQuietGets; ++n) {
     ASSERT_TRUE(db_->Get(ReadOptions(), Key(1001), &value).ok());
   }
-  dbfull()->TEST_WaitForBackgroundWork();
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
   const std::string files = FilesPerLevel();
   EXPECT_EQ('0', files[0]) << files;
   CheckValues();
@@ -190,7 +191,7 @@ TEST_F(Level0CleanupTest, ReadsBetweenWritesKeepLevel0) {
     }
     ASSERT_TRUE(db_->Get(ReadOptions(), Key(1001), &value).ok());
   }
-  dbfull()->TEST_WaitForBackgroundWork();
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
   EXPECT_EQ("2,1,1,0,0,0,0", FilesPerLevel());
 }
 
@@ -201,7 +202,7 @@ TEST_F(Level0CleanupTest, FewQuietReadsKeepLevel0) {
   for (int n = 0; n < 90; ++n) {
     ASSERT_TRUE(db_->Get(ReadOptions(), Key(1001), &value).ok());
   }
-  dbfull()->TEST_WaitForBackgroundWork();
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
   EXPECT_EQ("2,1,1,0,0,0,0", FilesPerLevel());
 }
 

@@ -20,6 +20,7 @@
 #include "leveldb/filter_policy.h"
 #include "leveldb/io_stats.h"
 #include "leveldb/write_batch.h"
+#include "tests/db_impl_test_peer.h"
 #include "tests/elastic_test_peer.h"
 #include "tests/test_util.h"
 
@@ -122,7 +123,7 @@ class SeekCompactionTest : public testing::TestWithParam<FilterKind> {
     WriteTable(0);  // nothing below it: pushed down to level 2
     WriteTable(1);  // overlaps level 2: stops at level 1
     WriteTable(2);  // overlaps level 1: stays at level 0
-    dbfull()->TEST_WaitForBackgroundWork();
+    DBImplTestPeer::WaitForBackgroundWork(dbfull());
     ASSERT_EQ("1,1,1,0,0,0,0", FilesPerLevel());
     if (dbfull()->TEST_elastic() != nullptr) {
       MQScheduleTestPeer::WaitIdle(
@@ -155,12 +156,13 @@ class SeekCompactionTest : public testing::TestWithParam<FilterKind> {
 
 TEST_P(SeekCompactionTest, AbsentKeyLookups) {
   BuildOverlappingLevels();
-  const std::map<uint64_t, int> seeks_before = dbfull()->TEST_AllowedSeeks();
+  const std::map<uint64_t, int> seeks_before =
+      DBImplTestPeer::AllowedSeeks(dbfull());
   ASSERT_EQ(3u, seeks_before.size());
   ResetIoStats(db_);
 
   AbsentGets();
-  dbfull()->TEST_WaitForBackgroundWork();
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
   const std::string stats = IoStats();
   SCOPED_TRACE(stats);
   EXPECT_EQ(static_cast<uint64_t>(kAbsentGets), Counter(stats, "gets"));
@@ -176,7 +178,7 @@ TEST_P(SeekCompactionTest, AbsentKeyLookups) {
     EXPECT_GT(Counter(stats, "compaction_bytes_written"), 0u);
     EXPECT_NE("1,1,1,0,0,0,0", FilesPerLevel());
     const uint64_t newest_table = seeks_before.rbegin()->first;
-    EXPECT_EQ(0u, dbfull()->TEST_AllowedSeeks().count(newest_table))
+    EXPECT_EQ(0u, DBImplTestPeer::AllowedSeeks(dbfull()).count(newest_table))
         << "the level-0 table was not compacted away";
   } else {
     EXPECT_EQ(3u * kAbsentGets, Counter(stats, "table_probes"));
@@ -189,7 +191,8 @@ TEST_P(SeekCompactionTest, AbsentKeyLookups) {
     EXPECT_EQ(0u, Counter(stats, "compaction_bytes_written"));
     EXPECT_EQ(0u, Counter(stats, "compaction_bytes_read"));
     EXPECT_EQ("1,1,1,0,0,0,0", FilesPerLevel());
-    const std::map<uint64_t, int> seeks_after = dbfull()->TEST_AllowedSeeks();
+    const std::map<uint64_t, int> seeks_after =
+        DBImplTestPeer::AllowedSeeks(dbfull());
     ASSERT_EQ(seeks_before.size(), seeks_after.size());
     uint64_t charged = 0;
     for (const auto& [number, allowed] : seeks_before) {
@@ -213,15 +216,16 @@ TEST_P(SeekCompactionTest, AbsentKeyLookups) {
 // with or without filters.
 TEST_P(SeekCompactionTest, PresentKeyLookupsChargeNothing) {
   BuildOverlappingLevels();
-  const std::map<uint64_t, int> seeks_before = dbfull()->TEST_AllowedSeeks();
+  const std::map<uint64_t, int> seeks_before =
+      DBImplTestPeer::AllowedSeeks(dbfull());
   std::string value;
   for (int n = 0; n < kAbsentGets; ++n) {
     KeepWriting(n);
     ASSERT_TRUE(
         db_->Get(ReadOptions(), Key(2 * ((n * 7) % kKeys)), &value).ok());
   }
-  dbfull()->TEST_WaitForBackgroundWork();
-  EXPECT_EQ(seeks_before, dbfull()->TEST_AllowedSeeks());
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
+  EXPECT_EQ(seeks_before, DBImplTestPeer::AllowedSeeks(dbfull()));
   EXPECT_EQ("1,1,1,0,0,0,0", FilesPerLevel());
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <set>
@@ -1169,6 +1170,101 @@ TEST_F(YcsbEndToEnd, WriteAllFieldsAndZipfianScanLengths) {
   EXPECT_LT(per_scan, 40.0);
   EXPECT_GE(per_scan, 1.0);
   VerifyDatabase(*r.workload, run, r.database.get());
+}
+
+// The first million draws of the samplers, hashed. The values were recorded
+// before the readzipf and YCSB samplers became one (zipf_keys::Zipfian):
+// a change to any draw, or to the zeta sums behind them, changes a hash.
+class DrawHash {
+ public:
+  void Add(uint64_t v) { hash_ = (hash_ ^ v) * 1099511628211ull; }
+  void AddDouble(double d) {
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof(bits));
+    Add(bits);
+  }
+  uint64_t Take() {
+    const uint64_t h = hash_;
+    hash_ = 1469598103934665603ull;
+    return h;
+  }
+
+ private:
+  uint64_t hash_ = 1469598103934665603ull;
+};
+
+constexpr uint64_t kDraws = 1000000;
+
+TEST(YcsbGenerators, ReadzipfDrawsAreThoseRecorded) {
+  DrawHash h;
+  const zipf_keys::ScrambledZipfian scrambled(1000000, 0.99);
+  zipf_keys::SplitMix64 rng(zipf_keys::ThreadSeed64(0, 0));
+  for (uint64_t i = 0; i < kDraws; i++) {
+    const zipf_keys::ZipfLookup l =
+        zipf_keys::NextZipfLookup(scrambled, 0.5, &rng);
+    h.Add(l.key * 2 + (l.absent ? 1 : 0));
+  }
+  EXPECT_EQ(0xcc40a9737a6fb8e0ull, h.Take());
+
+  const zipf_keys::Zipfian ordered(24000000, 0.99);
+  zipf_keys::SplitMix64 rng2(zipf_keys::ThreadSeed64(42, 1));
+  for (uint64_t i = 0; i < kDraws; i++) h.Add(ordered.Rank(rng2.NextDouble()));
+  for (uint64_t j = 0; j < 2000; j++) h.AddDouble(ordered.Probability(j));
+  EXPECT_EQ(0xb9fe38baa851db87ull, h.Take());
+
+  zipf_keys::Zipfian recency(1000, 0.8);
+  zipf_keys::SplitMix64 rng3(zipf_keys::ThreadSeed64(1, 2));
+  uint64_t n = 1000;
+  for (uint64_t i = 0; i < kDraws; i++) {
+    if (i % 10 == 0) recency.Extend(++n);
+    h.Add(n - 1 - recency.Rank(rng3.NextDouble()));
+  }
+  EXPECT_EQ(0x921a7bbc84e2530full, h.Take());
+}
+
+// One stream through the scrambled, Zipfian (growing and shrinking) and
+// latest generators, in this order; the hash of each.
+std::vector<uint64_t> YcsbDrawHashes(int64_t seed, double theta,
+                                     uint64_t keys) {
+  DrawHash h;
+  std::vector<uint64_t> hashes;
+  Random rng(static_cast<uint64_t>(seed) * 77 + 5);
+  ScrambledZipfianGenerator scrambled(
+      7, 7 + keys - 1, theta, ScrambledZipfianGenerator::ItemSpaceZeta(theta));
+  for (uint64_t i = 0; i < kDraws; i++) h.Add(scrambled.Next(&rng));
+  hashes.push_back(h.Take());
+  ScrambledZipfianGenerator computed(0, keys - 1, theta);
+  for (uint64_t i = 0; i < kDraws / 10; i++) h.Add(computed.Next(&rng));
+  hashes.push_back(h.Take());
+  ZipfianGenerator zipfian(3, 3 + keys - 1, theta);
+  for (uint64_t i = 0; i < kDraws; i++) h.Add(zipfian.Next(&rng));
+  uint64_t count = keys;
+  for (uint64_t i = 0; i < kDraws; i++) {
+    if (i % 7 == 0) count++;
+    if (i % 100003 == 0) count = count / 2 + 1;
+    h.Add(zipfian.NextWithCount(&rng, count));
+    h.AddDouble(zipfian.zetan());
+  }
+  hashes.push_back(h.Take());
+  CounterGenerator inserts(keys);
+  SkewedLatestGenerator latest(&inserts, theta, Zeta(keys, theta));
+  for (uint64_t i = 0; i < kDraws; i++) {
+    if (i % 5 == 0) inserts.Next();
+    h.Add(latest.Next(&rng));
+  }
+  hashes.push_back(h.Take());
+  return hashes;
+}
+
+TEST(YcsbGenerators, DrawsAreThoseRecorded) {
+  EXPECT_EQ(
+      (std::vector<uint64_t>{0xb8bb9eb81616a2d5ull, 0xf8a2d1c6e4d0a3d1ull,
+                             0xb35e8c0ff59d5035ull, 0xcfc7961d76f4f78full}),
+      YcsbDrawHashes(0, 0.99, 1000000));
+  EXPECT_EQ(
+      (std::vector<uint64_t>{0x5969a076ccd1973dull, 0x36fc63c5b531c266ull,
+                             0x5890c44ce60c8b7cull, 0x38274d6da1d37305ull}),
+      YcsbDrawHashes(42, 0.8, 1000));
 }
 
 }  // namespace

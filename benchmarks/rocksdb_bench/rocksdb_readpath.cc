@@ -41,17 +41,16 @@
 #include <chrono>  // NOLINT
 #include <cinttypes>
 #include <cmath>
-#include <condition_variable>  // NOLINT
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <mutex>  // NOLINT
 #include <string>
 #include <thread>  // NOLINT
 #include <vector>
 
+#include "common/client_threads.h"
 #include "common/flags.h"
 #include "common/proc_stats.h"
 #include "rocksdb/db.h"
@@ -206,13 +205,6 @@ rocksdb::Slice ToSlice(std::string_view v) {
   return rocksdb::Slice(v.data(), v.size());
 }
 
-// Read syscalls a before/after pair of /proc snapshots adds by itself,
-// measured once before the first benchmark (see common/proc_stats.h).
-uint64_t SnapshotOverhead() {
-  static const uint64_t overhead = proc_io::SnapshotOverhead();
-  return overhead;
-}
-
 // What one client thread did during one benchmark.
 struct ThreadResult {
   int tid = 0;
@@ -220,24 +212,14 @@ struct ThreadResult {
   double finish = 0;
   int64_t ops = 0;
   int64_t bytes = 0;
-  // readzipf only.
-  int64_t found = 0;
-  int64_t not_found = 0;
-  int64_t absent_lookups = 0;
-  int64_t absent_found = 0;
-  // The thread's /proc/thread-self/io around its share of the work.
-  proc_io::Snapshot io_before;
-  proc_io::Snapshot io_after;
+  zipf_keys::LookupCounts lookups;  // readzipf only
 };
 
 // The client threads of one benchmark, merged as db_bench merges them.
 struct RunResult {
   int64_t ops = 0;
   int64_t bytes = 0;
-  int64_t found = 0;
-  int64_t not_found = 0;
-  int64_t absent_lookups = 0;
-  int64_t absent_found = 0;
+  zipf_keys::LookupCounts lookups;
   double elapsed = 0;         // first thread's start to last one's finish
   double thread_seconds = 0;  // summed over the threads
   proc_io::SyscallCount io;
@@ -256,10 +238,7 @@ RunResult MergeThreads(const std::vector<ThreadResult>& threads) {
   for (const ThreadResult& t : threads) {
     run.ops += t.ops;
     run.bytes += t.bytes;
-    run.found += t.found;
-    run.not_found += t.not_found;
-    run.absent_lookups += t.absent_lookups;
-    run.absent_found += t.absent_found;
+    run.lookups.Merge(t.lookups);
     run.thread_seconds += t.finish - t.start;
     first_start = std::min(first_start, t.start);
     last_finish = std::max(last_finish, t.finish);
@@ -268,61 +247,24 @@ RunResult MergeThreads(const std::vector<ThreadResult>& threads) {
   return run;
 }
 
-// Lets the client threads of a benchmark start together.
-class StartGate {
- public:
-  explicit StartGate(int threads) : waiting_(threads) {}
-
-  void ArriveAndWait() {
-    std::unique_lock<std::mutex> lock(mu_);
-    if (--waiting_ == 0) cv_.notify_all();
-    cv_.wait(lock, [this] { return waiting_ == 0; });
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int waiting_;  // guarded by mu_
-};
-
-// Runs body(ThreadResult*) on n new threads (thread i gets tid i), each
-// between /proc snapshots of itself; the calling thread only waits.
+// Runs body(ThreadResult*) on n new client threads (thread i gets tid i);
+// the calling thread only waits.
 template <typename Body>
 RunResult RunThreads(int n, Body body) {
-  SnapshotOverhead();  // measured before, not during, the run
   std::vector<ThreadResult> results(static_cast<size_t>(n));
-  StartGate gate(n);
-  const proc_io::Snapshot process_before = proc_io::Process();
-  std::vector<std::thread> threads;
-  for (int i = 0; i < n; i++) {
-    threads.emplace_back([&results, &gate, &body, i] {
-      ThreadResult* t = &results[static_cast<size_t>(i)];
-      t->tid = i;
-      gate.ArriveAndWait();
-      t->io_before = proc_io::Thread();
-      t->start = NowSeconds();
-      body(t);
-      t->finish = NowSeconds();
-      t->io_after = proc_io::Thread();
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  const proc_io::Snapshot process_after = proc_io::Process();
+  bench::ClientThreads clients(n);
+  clients.Run(
+      [&results, &body](int i) {
+        ThreadResult* t = &results[static_cast<size_t>(i)];
+        t->tid = i;
+        t->start = NowSeconds();
+        body(t);
+        t->finish = NowSeconds();
+      },
+      [](std::vector<std::thread>&) { return std::unique_ptr<int>(); });
   RunResult run = MergeThreads(results);
-  std::vector<proc_io::ThreadSnapshots> snapshots;
-  for (const ThreadResult& t : results) {
-    snapshots.push_back({t.io_before, t.io_after});
-  }
-  run.io = proc_io::CountSyscalls(snapshots, process_before, process_after,
-                                  SnapshotOverhead());
+  run.io = clients.Syscalls();
   return run;
-}
-
-// The figures of one benchmark, in db_bench's "name : X micros/op;" form.
-void ReportRun(const char* name, double micros_per_op,
-               const std::string& extra) {
-  std::printf("%-12s : %11.3f micros/op;%s%s\n", name, micros_per_op,
-              extra.empty() ? "" : " ", extra.c_str());
 }
 
 // ---------------------------------------------------------------------------
@@ -532,7 +474,7 @@ class ReadPathBench {
     char rate[64];
     std::snprintf(rate, sizeof(rate), "%6.1f MB/s",
                   run.bytes / 1048576.0 / std::max(run.elapsed, 1e-9));
-    ReportRun("fillunique", run.MicrosPerOp(), rate);
+    bench::PrintRunLine("fillunique", run.MicrosPerOp(), rate);
     std::printf("load: %.0f ops/s\n", run.OpsPerSecond());
     ReportMemory("fillunique");
   }
@@ -579,9 +521,10 @@ class ReadPathBench {
       quiet_polls = BackgroundWorkPending() ? 0 : quiet_polls + 1;
     }
     const bool settled = quiet_polls >= kSettleQuietPolls;
-    ReportRun("settle", (NowSeconds() - start) * 1e6,
-              settled ? "(no flush or compaction running or pending)"
-                      : "(gave up: flushes or compactions still pending)");
+    bench::PrintRunLine(
+        "settle", (NowSeconds() - start) * 1e6,
+        settled ? "(no flush or compaction running or pending)"
+                : "(gave up: flushes or compactions still pending)");
   }
 
   void ReadZipf() {
@@ -592,12 +535,13 @@ class ReadPathBench {
     const RunResult run =
         RunThreads(static_cast<int>(FLAGS.threads),
                    [&](ThreadResult* t) { ReadZipfShare(zipf, reads, t); });
-    ReportRun("readzipf", run.MicrosPerOp(), "");
+    bench::PrintRunLine("readzipf", run.MicrosPerOp(), "");
     std::printf("readzipf: %" PRId64 " lookups (theta %.2f), %" PRId64
                 " found, %" PRId64 " not found; %" PRId64
                 " for absent keys (%" PRId64 " of them found); %.0f Gets/s\n",
-                run.ops, FLAGS.zipf, run.found, run.not_found,
-                run.absent_lookups, run.absent_found, run.OpsPerSecond());
+                run.ops, FLAGS.zipf, run.lookups.found,
+                run.ops - run.lookups.found, run.lookups.absent_lookups,
+                run.lookups.absent_found, run.OpsPerSecond());
     proc_io::PrintSyscalls(run.io, run.ops);
     if (statistics_ != nullptr) PrintBloomTickers();
     ReportMemory("readzipf");
@@ -620,15 +564,8 @@ class ReadPathBench {
           ToSlice(key.Set(lookup.key,
                           lookup.absent ? zipf_keys::kAbsentSuffix : "")),
           &value);
-      if (s.ok()) {
-        t->found++;
-        if (lookup.absent) t->absent_found++;
-      } else if (s.IsNotFound()) {
-        t->not_found++;
-      } else {
-        Die("get: " + s.ToString());
-      }
-      if (lookup.absent) t->absent_lookups++;
+      if (!s.ok() && !s.IsNotFound()) Die("get: " + s.ToString());
+      t->lookups.Add(s.ok(), lookup.absent);
       t->ops++;
     }
   }

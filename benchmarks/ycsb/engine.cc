@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "../common/direct_io_env.h"
+#include "../common/store_options.h"
 #include "engine_settings.h"
 #include "leveldb/cache.h"
 #include "leveldb/env.h"
@@ -199,25 +200,7 @@ leveldb::Status Database::Open(const EngineSpec& spec, bool create,
   leveldb::Options options;
   options.create_if_missing = create;
   options.env = ChooseEnv(spec);
-  options.compression =
-      spec.compression ? leveldb::kSnappyCompression : leveldb::kNoCompression;
-  if (spec.write_buffer_size > 0) {
-    options.write_buffer_size = static_cast<size_t>(spec.write_buffer_size);
-  }
-  if (spec.max_file_size > 0) {
-    options.max_file_size = static_cast<size_t>(spec.max_file_size);
-  }
-  if (spec.max_open_files > 0) {
-    options.max_open_files = static_cast<int>(spec.max_open_files);
-  }
-  if (spec.block_size > 0) {
-    options.block_size = static_cast<size_t>(spec.block_size);
-  }
-  if (spec.cache_size >= 0) {
-    database->block_cache_ =
-        leveldb::NewLRUCache(static_cast<size_t>(spec.cache_size));
-    options.block_cache = database->block_cache_;
-  }
+  bench::ApplyStoreSettings(spec, &options, &database->block_cache_);
 #if !defined(LEVELDB_UPSTREAM_BUILD)
   if (spec.elastic_bf) {
     database->filter_policy_ =

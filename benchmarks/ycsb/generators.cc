@@ -47,43 +47,22 @@ ZipfianGenerator::ZipfianGenerator(uint64_t min, uint64_t max, double theta,
                                    double zetan)
     : base_(min),
       theta_(theta),
-      alpha_(1.0 / (1.0 - theta)),
-      zeta2theta_(Zeta(2, theta)),
-      half_pow_theta_(std::pow(0.5, theta)),
-      items_(max - min + 1),
-      zetan_(zetan),
-      eta_(0) {
-  eta_ = (1.0 - std::pow(2.0 / static_cast<double>(items_), 1.0 - theta_)) /
-         (1.0 - zeta2theta_ / zetan_);
-}
-
-void ZipfianGenerator::SetItemCount(uint64_t item_count) {
-  if (item_count > items_) {
-    zetan_ = ZetaExtend(items_, item_count, theta_, zetan_);
-  } else {
-    zetan_ = Zeta(item_count, theta_);
-  }
-  items_ = item_count;
-  eta_ = (1.0 - std::pow(2.0 / static_cast<double>(items_), 1.0 - theta_)) /
-         (1.0 - zeta2theta_ / zetan_);
-}
+      ranks_(max - min + 1, theta, zetan, Zeta(2, theta)) {}
 
 uint64_t ZipfianGenerator::Next(Random* rng) {
-  return NextWithCount(rng, items_);
+  return NextWithCount(rng, ranks_.items());
 }
 
 uint64_t ZipfianGenerator::NextWithCount(Random* rng, uint64_t item_count) {
   if (item_count == 0) item_count = 1;
-  if (item_count != items_) SetItemCount(item_count);
-  const double u = rng->NextDouble();
-  const double uz = u * zetan_;
-  if (uz < 1.0) return base_;
-  if (uz < 1.0 + half_pow_theta_) return base_ + 1;
-  const double scaled =
-      static_cast<double>(items_) * std::pow(eta_ * u - eta_ + 1.0, alpha_);
-  uint64_t offset = static_cast<uint64_t>(scaled);
-  if (offset >= items_) offset = items_ - 1;  // guards rounding at u -> 1
-  return base_ + offset;
+  const uint64_t items = ranks_.items();
+  if (item_count > items) {
+    ranks_.Reset(item_count,
+                 ZetaExtend(items, item_count, theta_, ranks_.zetan()));
+  } else if (item_count < items) {
+    ranks_.Reset(item_count, Zeta(item_count, theta_));
+  }
+  return base_ + ranks_.Rank(rng->NextDouble());
 }
 
 double ScrambledZipfianGenerator::ItemSpaceZeta(double theta) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../common/random.h"
+#include "../zipf_keys.h"
 
 namespace ycsb {
 
@@ -62,7 +63,8 @@ class UniformGenerator : public NumberGenerator {
 };
 
 // Zipfian over [min, max]: min is the most popular item, min + 1 the next,
-// and so on. theta (YCSB's zipfianconstant) is in (0, 1).
+// and so on. theta (YCSB's zipfianconstant) is in (0, 1). Draws through
+// zipf_keys::Zipfian, with zeta summed as YCSB sums it (Zeta, ZetaExtend).
 class ZipfianGenerator : public NumberGenerator {
  public:
   ZipfianGenerator(uint64_t min, uint64_t max, double theta);
@@ -74,20 +76,13 @@ class ZipfianGenerator : public NumberGenerator {
   // the previous call, zeta is updated (incrementally when it grew).
   uint64_t NextWithCount(Random* rng, uint64_t item_count);
 
-  uint64_t item_count() const { return items_; }
-  double zetan() const { return zetan_; }
+  uint64_t item_count() const { return ranks_.items(); }
+  double zetan() const { return ranks_.zetan(); }
 
  private:
-  void SetItemCount(uint64_t item_count);
-
   const uint64_t base_;
   const double theta_;
-  const double alpha_;       // 1 / (1 - theta)
-  const double zeta2theta_;  // Zeta(2, theta)
-  const double half_pow_theta_;
-  uint64_t items_;
-  double zetan_;
-  double eta_;
+  zipf_keys::Zipfian ranks_;
 };
 
 // YCSB's ScrambledZipfian: a Zipfian draw over a huge item space (10^10),

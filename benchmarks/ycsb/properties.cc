@@ -1,11 +1,10 @@
 #include "properties.h"
 
 #include <cctype>
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
+
+#include "../common/flags.h"
 
 namespace ycsb {
 
@@ -113,11 +112,9 @@ leveldb::Status Properties::GetInt(const std::string& key,
     return leveldb::Status::OK();
   }
   const std::string& text = it->second;
-  if (text.empty()) return BadValue(key, text, expected);
-  errno = 0;
-  char* end = nullptr;
-  const long long parsed = std::strtoll(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0' || parsed < min_value || parsed > max_value) {
+  int64_t parsed = 0;
+  if (!bench::ParseInt(text, &parsed) || parsed < min_value ||
+      parsed > max_value) {
     return BadValue(key, text, expected);
   }
   *result = parsed;
@@ -135,12 +132,9 @@ leveldb::Status Properties::GetDouble(const std::string& key,
     return leveldb::Status::OK();
   }
   const std::string& text = it->second;
-  if (text.empty()) return BadValue(key, text, expected.str());
-  errno = 0;
-  char* end = nullptr;
-  const double parsed = std::strtod(text.c_str(), &end);
-  if (errno != 0 || *end != '\0' || !std::isfinite(parsed) ||
-      parsed < min_value || parsed > max_value) {
+  double parsed = 0;
+  if (!bench::ParseDouble(text, &parsed) || parsed < min_value ||
+      parsed > max_value) {
     return BadValue(key, text, expected.str());
   }
   *result = parsed;

@@ -14,6 +14,7 @@ set(YCSB_CORE_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/record.cc
     ${CMAKE_CURRENT_LIST_DIR}/runner.cc
     ${PROJECT_SOURCE_DIR}/benchmarks/common/direct_io_env.cc
+    ${PROJECT_SOURCE_DIR}/benchmarks/common/flags.cc
     ${CMAKE_CURRENT_LIST_DIR}/workload.cc
     ${CMAKE_CURRENT_LIST_DIR}/workload_spec.cc)
 

@@ -14,7 +14,8 @@ set(YCSB_BINDING_DIR ${PROJECT_SOURCE_DIR}/contrib/ycsb-c)
 if(TARGET ycsb_binding_test)
   target_sources(ycsb_binding_test PRIVATE ${YCSB_BINDING_DIR}/leveldb_db.cc)
   target_include_directories(ycsb_binding_test PRIVATE
-    ${YCSB_BINDING_DIR}/testing ${YCSB_BINDING_DIR})
+    ${YCSB_BINDING_DIR}/testing ${YCSB_BINDING_DIR}
+    ${PROJECT_SOURCE_DIR}/benchmarks/common)
   target_link_libraries(ycsb_binding_test PRIVATE ycsb_core)
 endif()
 
@@ -26,7 +27,7 @@ if(TARGET ycsb_binding_test)
     CXX_STANDARD 11 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
   target_include_directories(ycsb_binding_cxx11_check PRIVATE
     ${YCSB_BINDING_DIR}/testing ${YCSB_BINDING_DIR}
-    ${PROJECT_SOURCE_DIR}/include)
+    ${PROJECT_SOURCE_DIR}/benchmarks/common ${PROJECT_SOURCE_DIR}/include)
   target_compile_options(ycsb_binding_cxx11_check PRIVATE ${LEVELDB_WARNINGS})
   add_dependencies(ycsb_binding_test ycsb_binding_cxx11_check)
 endif()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Adds the LevelDB (ElasticBF fork) binding to a YCSB-C checkout:
-#   - copies leveldb_db.h and leveldb_db.cc into its db/ directory,
+#   - copies leveldb_db.h, leveldb_db.cc and store_options.h (from
+#     benchmarks/common) into its db/ directory,
 #   - adds `-db leveldb` to db/db_factory.cc,
 #   - writes leveldb.mk (with the install prefix) at its top and includes it
 #     from Makefile and db/Makefile.
@@ -38,7 +39,9 @@ if [[ ! -f "$prefix/include/leveldb/elastic_filter.h" ]]; then
        "$prefix)" >&2
 fi
 
-cp "$here/leveldb_db.h" "$here/leveldb_db.cc" "$ycsbc/db/"
+# store_options.h (settings to Options) is shared with the YCSB runner.
+cp "$here/leveldb_db.h" "$here/leveldb_db.cc" \
+  "$here/../../benchmarks/common/store_options.h" "$ycsbc/db/"
 
 if ! grep -q 'db/leveldb_db.h' "$factory"; then
   # The name of CreateDB's Properties parameter (YCSB-C calls it props).

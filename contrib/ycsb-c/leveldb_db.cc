@@ -18,6 +18,7 @@
 #include "leveldb/filter_policy.h"
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
+#include "store_options.h"
 
 namespace ycsbc {
 
@@ -451,20 +452,6 @@ LevelDB* LevelDB::Create(const utils::Properties& props, std::string* error) {
   options.create_if_missing = true;
   options.env =
       settings.direct_io ? leveldb::DirectIOEnv() : leveldb::Env::Default();
-  options.compression = settings.compression ? leveldb::kSnappyCompression
-                                             : leveldb::kNoCompression;
-  if (settings.write_buffer_size > 0) {
-    options.write_buffer_size = static_cast<size_t>(settings.write_buffer_size);
-  }
-  if (settings.max_file_size > 0) {
-    options.max_file_size = static_cast<size_t>(settings.max_file_size);
-  }
-  if (settings.max_open_files > 0) {
-    options.max_open_files = static_cast<int>(settings.max_open_files);
-  }
-  if (settings.block_size > 0) {
-    options.block_size = static_cast<size_t>(settings.block_size);
-  }
   if (settings.destroy) {
     const leveldb::Status s = leveldb::DestroyDB(settings.path, options);
     if (!s.ok()) {
@@ -473,11 +460,7 @@ LevelDB* LevelDB::Create(const utils::Properties& props, std::string* error) {
     }
   }
   LevelDB* binding = new LevelDB;
-  if (settings.cache_size >= 0) {
-    binding->block_cache_ =
-        leveldb::NewLRUCache(static_cast<size_t>(settings.cache_size));
-    options.block_cache = binding->block_cache_;
-  }
+  bench::ApplyStoreSettings(settings, &options, &binding->block_cache_);
   if (settings.elastic_bf) {
     binding->filter_policy_ = leveldb::NewElasticFilterPolicy(settings.elastic);
   } else if (settings.bloom_bits > 0) {

@@ -1,0 +1,106 @@
+// The client threads of one benchmark run, as db_bench and rocksdb_readpath
+// run them: all start together, each does its share between two
+// /proc/thread-self/io snapshots of itself, and the read syscalls of the
+// run are split into the clients' own and the rest of the process's
+// (proc_io::CountSyscalls); and the line that reports a run. Standard
+// library and /proc only.
+#ifndef LEVELDB_BENCHMARKS_COMMON_CLIENT_THREADS_H_
+#define LEVELDB_BENCHMARKS_COMMON_CLIENT_THREADS_H_
+
+#include <condition_variable>  // NOLINT
+#include <cstdio>
+#include <mutex>  // NOLINT
+#include <string>
+#include <thread>  // NOLINT
+#include <vector>
+
+#include "proc_stats.h"
+
+namespace bench {
+
+class ClientThreads {
+ public:
+  explicit ClientThreads(int n) : n_(n), snapshots_(n) {}
+
+  int size() const { return n_; }
+
+  // How many threads have finished body() so far.
+  int Finished() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return finished_;
+  }
+
+  // Runs body(i) on thread i for i in [0, n) and returns once all are
+  // joined. watch(threads) is called while every thread waits at the
+  // start; what it returns is destroyed when the last body() has returned
+  // but before any thread exits (db_bench's timeline reads their CPU
+  // clocks until then).
+  template <typename Body, typename Watch>
+  void Run(const Body& body, const Watch& watch) {
+    Overhead();  // measured once, before any run
+    process_before_ = proc_io::Process();
+    std::vector<std::thread> threads;
+    for (int i = 0; i < n_; i++) {
+      threads.emplace_back([this, &body, i] {
+        {
+          std::unique_lock<std::mutex> lock(mu_);
+          if (++waiting_ == n_) cv_.notify_all();
+          cv_.wait(lock, [this] { return started_; });
+        }
+        snapshots_[i].before = proc_io::Thread();
+        body(i);
+        snapshots_[i].after = proc_io::Thread();
+        std::unique_lock<std::mutex> lock(mu_);
+        if (++finished_ == n_) cv_.notify_all();
+        cv_.wait(lock, [this] { return released_; });
+      });
+    }
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return waiting_ == n_; });
+      auto watcher = watch(threads);
+      started_ = true;
+      cv_.notify_all();
+      cv_.wait(lock, [this] { return finished_ == n_; });
+      watcher.reset();
+      released_ = true;
+      cv_.notify_all();
+    }
+    for (std::thread& thread : threads) thread.join();
+  }
+
+  // The read syscalls of the last run, the process's counted up to now.
+  proc_io::SyscallCount Syscalls() const {
+    return proc_io::CountSyscalls(snapshots_, process_before_,
+                                  proc_io::Process(), Overhead());
+  }
+
+ private:
+  // What a before/after pair of snapshots adds by itself.
+  static uint64_t Overhead() {
+    static const uint64_t overhead = proc_io::SnapshotOverhead();
+    return overhead;
+  }
+
+  const int n_;
+  std::vector<proc_io::ThreadSnapshots> snapshots_;
+  proc_io::Snapshot process_before_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int waiting_ = 0;        // guarded by mu_
+  int finished_ = 0;       // guarded by mu_
+  bool started_ = false;   // guarded by mu_
+  bool released_ = false;  // guarded by mu_
+};
+
+// The summary line of one benchmark, "name : X micros/op; extra", in the
+// words of LevelDB's db_bench, so one parser reads every tool's output.
+inline void PrintRunLine(const char* name, double micros_per_op,
+                         const std::string& extra) {
+  std::printf("%-12s : %11.3f micros/op;%s%s\n", name, micros_per_op,
+              extra.empty() ? "" : " ", extra.c_str());
+}
+
+}  // namespace bench
+
+#endif  // LEVELDB_BENCHMARKS_COMMON_CLIENT_THREADS_H_
