@@ -80,10 +80,6 @@ class DBImpl : public DB {
   // Called by DB iterators for a sampled internal key (seek compaction).
   void RecordReadSample(Slice key);
 
-  // ElasticBF's manager of loaded filter units, or null when the filter
-  // policy is not elastic. Owned by the DB.
-  MQSchedule* TEST_elastic() { return elastic_; }
-
  private:
   friend class DB;
   // Test hooks beyond the four above (tests/db_impl_test_peer.h).

@@ -24,6 +24,9 @@ namespace leveldb {
 
 class DBImplTestPeer {
  public:
+  // ElasticBF's unit manager, or null when the DB runs without it.
+  static MQSchedule* elastic(DBImpl* db) { return db->elastic_; }
+
   // The DB's read-path and compaction counters (what
   // GetProperty("leveldb.io-stats") reports).
   static IoStats* io_stats(DBImpl* db) { return &db->io_stats_; }

@@ -131,7 +131,7 @@ void ElasticDBConcurrencyTest::RunWorkload(const Options& o, uint64_t budget,
                                            int initial_tables) {
   ASSERT_TRUE(DB::Open(o, dbname_, &db_).ok());
   DBImpl* impl = static_cast<DBImpl*>(db_);
-  MQSchedule* mqs = impl->TEST_elastic();
+  MQSchedule* mqs = DBImplTestPeer::elastic(impl);
   ASSERT_NE(nullptr, mqs);
 
   if (initial_tables <= 1) {
@@ -407,7 +407,7 @@ TEST_F(ElasticDBConcurrencyTest, GetsNeverWaitForBackgroundUnitLoads) {
   ASSERT_TRUE(DB::Open(o, dbname_, &db_).ok());
   DBImpl* impl = static_cast<DBImpl*>(db_);
   FillDisjointTables(160);
-  MQScheduleTestPeer::WaitIdle(impl->TEST_elastic());
+  MQScheduleTestPeer::WaitIdle(DBImplTestPeer::elastic(impl));
   ASSERT_GT(TableCount(), 64);
 
   std::mutex mu;
@@ -453,7 +453,7 @@ TEST_F(ElasticDBConcurrencyTest, GetsNeverWaitForBackgroundUnitLoads) {
   EXPECT_EQ(0, errors);
   // The background thread really was reading units meanwhile.
   EXPECT_GT(held, 0);
-  MQScheduleTestPeer::WaitIdle(impl->TEST_elastic());
+  MQScheduleTestPeer::WaitIdle(DBImplTestPeer::elastic(impl));
   delete db_;  // before the Env it reads through
   db_ = nullptr;
 }

@@ -103,7 +103,7 @@ class ElasticDBTest : public test::DBTestBase<testing::Test> {
     return o;
   }
 
-  MQSchedule* mqs() { return dbfull()->TEST_elastic(); }
+  MQSchedule* mqs() { return DBImplTestPeer::elastic(dbfull()); }
 
   // Writes PresentKey(i) for i in [begin, end).
   void Fill(int begin, int end, int generation = 0) {
@@ -394,7 +394,7 @@ TEST_F(ElasticDBTest, PropertiesWithElasticBFOff) {
   ASSERT_TRUE(db_->GetProperty("leveldb.elasticbf", &prop));
   EXPECT_EQ("enabled: no\n", prop);
   ASSERT_TRUE(db_->GetProperty("leveldb.io-stats", &prop));
-  EXPECT_EQ(nullptr, dbfull()->TEST_elastic());
+  EXPECT_EQ(nullptr, DBImplTestPeer::elastic(dbfull()));
 }
 
 TEST_F(ElasticDBTest, PropertyReportsMemoryHistogramAndActivity) {

@@ -83,7 +83,7 @@ class ElasticHotnessTest : public test::DBTestBase<testing::Test> {
     return o;
   }
 
-  MQSchedule* mqs() { return dbfull()->TEST_elastic(); }
+  MQSchedule* mqs() { return DBImplTestPeer::elastic(dbfull()); }
 
   void Fill() {
     WriteBatch batch;

@@ -125,9 +125,9 @@ class SeekCompactionTest : public testing::TestWithParam<FilterKind> {
     WriteTable(2);  // overlaps level 1: stays at level 0
     DBImplTestPeer::WaitForBackgroundWork(dbfull());
     ASSERT_EQ("1,1,1,0,0,0,0", FilesPerLevel());
-    if (dbfull()->TEST_elastic() != nullptr) {
+    if (DBImplTestPeer::elastic(dbfull()) != nullptr) {
       MQScheduleTestPeer::WaitIdle(
-          dbfull()->TEST_elastic());  // every unit loaded
+          DBImplTestPeer::elastic(dbfull()));  // every unit loaded
     }
   }
 
