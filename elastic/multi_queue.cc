@@ -173,7 +173,12 @@ bool MultiQueue::Attach(SegmentId id, uint64_t unit_bytes, int lsm_level,
   if (!inserted && s.attached) return false;
   if (inserted) {
     s.id = id;
-    s.hotness = initial;  // taken as aged to the current epoch
+    // Counts recorded elsewhere (a compaction input, a reopened DB's
+    // MANIFEST) were aged up to at least their last access; epochs count
+    // from time 0 in every process, so move to that epoch before taking
+    // them as aged to the current one, or they would be halved twice.
+    AdvanceClock(initial.last_access);
+    s.hotness = initial;
     s.aged_epoch = epoch_;
     files_[FileNumberOf(id)].push_back(id);
   }

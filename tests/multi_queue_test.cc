@@ -341,6 +341,27 @@ TEST(MultiQueueTest, CountsHalveOncePerAgingPeriod) {
   ExpectConsistent(mq);
 }
 
+// Hotness recorded by another process (a reopened DB's MANIFEST) arrives in
+// a MultiQueue whose clock starts over: its counts are already aged to the
+// epoch of their last access and must not be halved again for it.
+TEST(MultiQueueTest, InheritedCountsAreNotAgedTwice) {
+  // Lifetime 10: a halving every 20 Gets.
+  MultiQueue mq(AgingOptions(10 * kUnit, 2));
+  const SegmentId a = Seg(1, 0);
+  ASSERT_TRUE(mq.Attach(a, kUnit, 1, Hot(40, 45)));  // third period
+  ASSERT_TRUE(mq.RecordAccess(a, 50, true));         // the same period
+  Hotness h;
+  ASSERT_TRUE(mq.GetHotness(a, &h));
+  EXPECT_EQ(41u, h.absent_probes);
+  EXPECT_EQ(41u, h.accesses);
+
+  ASSERT_TRUE(mq.RecordAccess(a, 65, true));  // the next period: halved
+  ASSERT_TRUE(mq.GetHotness(a, &h));
+  EXPECT_EQ(41u / 2 + 1, h.absent_probes);
+  EXPECT_DOUBLE_EQ(mq.RecomputeExpectedExtraIo(), mq.ExpectedExtraIo());
+  ExpectConsistent(mq);
+}
+
 TEST(MultiQueueTest, AgingLetsRecentProbesOutweighAnOldTotal) {
   // The setting of SwapOnlyWhenExpectedExtraIoFalls, where the old total
   // wins; with aging it has faded by the time the new segment is probed.
