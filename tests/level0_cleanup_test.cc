@@ -62,10 +62,7 @@ class Level0CleanupTest : public testing::Test {
 
   ~Level0CleanupTest() override {
     delete db_;
-    Options o;
-    o.env = env_;
-    DestroyDB(dbname_, o);
-    test::RemoveDirRecursively(env_, dbname_);
+    test::DestroyTempDB(env_, dbname_);
   }
 
   DBImpl* dbfull() { return static_cast<DBImpl*>(db_); }
@@ -80,17 +77,7 @@ class Level0CleanupTest : public testing::Test {
     ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
   }
 
-  std::string FilesPerLevel() {
-    std::string result;
-    for (int level = 0; level < config::kNumLevels; ++level) {
-      std::string n;
-      EXPECT_TRUE(db_->GetProperty(
-          "leveldb.num-files-at-level" + std::to_string(level), &n));
-      if (level > 0) result += ",";
-      result += n;
-    }
-    return result;
-  }
+  std::string FilesPerLevel() { return test::FilesPerLevel(db_); }
 
   // Even keys at level 2, odd keys at level 1, two narrow tables at level 0.
   void BuildTree() {

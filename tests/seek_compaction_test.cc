@@ -72,10 +72,7 @@ class SeekCompactionTest : public testing::TestWithParam<FilterKind> {
 
   ~SeekCompactionTest() override {
     delete db_;
-    Options o;
-    o.env = env_;
-    DestroyDB(dbname_, o);
-    test::RemoveDirRecursively(env_, dbname_);
+    test::DestroyTempDB(env_, dbname_);
   }
 
   DBImpl* dbfull() { return static_cast<DBImpl*>(db_); }
@@ -99,17 +96,7 @@ class SeekCompactionTest : public testing::TestWithParam<FilterKind> {
     ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
   }
 
-  std::string FilesPerLevel() {
-    std::string result;
-    for (int level = 0; level < config::kNumLevels; ++level) {
-      std::string n;
-      EXPECT_TRUE(db_->GetProperty(
-          "leveldb.num-files-at-level" + std::to_string(level), &n));
-      if (level > 0) result += ",";
-      result += n;
-    }
-    return result;
-  }
+  std::string FilesPerLevel() { return test::FilesPerLevel(db_); }
 
   std::string IoStats() {
     std::string text;

@@ -6,8 +6,31 @@
 #include <cstdlib>
 #include <vector>
 
+#include "db/dbformat.h"
+
 namespace leveldb {
 namespace test {
+
+std::string FilesPerLevel(DB* db) {
+  std::string result;
+  for (int level = 0; level < config::kNumLevels; ++level) {
+    std::string n;
+    if (!db->GetProperty("leveldb.num-files-at-level" + std::to_string(level),
+                         &n)) {
+      n = "?";
+    }
+    if (level > 0) result += ",";
+    result += n;
+  }
+  return result;
+}
+
+void DestroyTempDB(Env* env, const std::string& dbname) {
+  Options options;
+  options.env = env;
+  DestroyDB(dbname, options);
+  RemoveDirRecursively(env, dbname);
+}
 
 std::string RandomBytes(Random* rnd, size_t len) {
   std::string out(len, '\0');

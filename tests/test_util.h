@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/slice.h"
 #include "util/random.h"
@@ -28,6 +29,12 @@ std::string CompressibleString(Random* rnd, double fraction, size_t len);
 // A fresh, empty directory for this test (under $TEST_TMPDIR or /tmp),
 // unique per process and per call.
 std::string NewTempDir(Env* env, const std::string& tag);
+
+// Tables per level of db, every level, comma-separated: "1,1,1,0,0,0,0".
+std::string FilesPerLevel(DB* db);
+
+// DestroyDB(dbname) with env, then the directory and whatever is left in it.
+void DestroyTempDB(Env* env, const std::string& dbname);
 
 // Removes dir and everything in it (one level of files plus subdirectories
 // one level deep, which is all the database layout uses).
