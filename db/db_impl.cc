@@ -713,6 +713,14 @@ void DBImpl::BackgroundCompaction() {
   }
 }
 
+bool DBImpl::NoteTableRead() {
+  mutex_.AssertHeld();
+  return level0_cleanup_.OnTableRead(versions_->NumLevelFiles(0), [this] {
+    mutex_.AssertHeld();  // called at once, under the caller's lock
+    return versions_->NumLevelBytes(0) + versions_->NumLevelBytes(1);
+  });
+}
+
 Compaction* DBImpl::PickAutomaticCompaction() {
   mutex_.AssertHeld();
   Compaction* c = versions_->PickCompaction();
@@ -1095,10 +1103,7 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
 
   if (searched_tables && current->UpdateStats(stats)) {
     MaybeScheduleCompaction();
-  } else if (searched_tables &&
-             level0_cleanup_.OnTableRead(versions_->NumLevelFiles(0), [&] {
-               return versions_->NumLevelBytes(0) + versions_->NumLevelBytes(1);
-             })) {
+  } else if (searched_tables && NoteTableRead()) {
     MaybeScheduleCompaction();
   } else if (hotness_.CheckpointDue()) {
     MaybeScheduleCompaction();

@@ -186,6 +186,9 @@ class DBImpl : public DB {
   // The compaction size or seek counts call for, else the level-0 cleanup
   // if one is due; null if there is nothing to do.
   Compaction* PickAutomaticCompaction() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // A Get reached the tables: counts it toward the level-0 cleanup; true
+  // when that makes the cleanup due.
+  bool NoteTableRead() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   void CleanupCompaction(CompactionState* compact)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status DoCompactionWork(CompactionState* compact)
