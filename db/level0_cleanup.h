@@ -16,6 +16,8 @@
 
 #include <cstdint>
 
+#include "db/version_edit.h"
+
 namespace leveldb {
 
 class Level0Cleanup {
@@ -35,7 +37,10 @@ class Level0Cleanup {
   template <typename BytesFn>
   bool OnTableRead(int level0_files, BytesFn rewrite_bytes) {
     if (due_ || level0_files == 0) return false;
-    if (quiet_reads_ == 0) reads_allowed_ = ReadsAllowed(rewrite_bytes());
+    // Seek compaction's exchange rate, for the bytes the cleanup rewrites.
+    if (quiet_reads_ == 0) {
+      reads_allowed_ = AllowedSeeksForSize(rewrite_bytes());
+    }
     if (++quiet_reads_ < reads_allowed_) return false;
     due_ = true;
     return true;
@@ -50,8 +55,6 @@ class Level0Cleanup {
   }
 
  private:
-  static uint64_t ReadsAllowed(uint64_t rewrite_bytes);
-
   bool due_ = false;
   uint64_t quiet_reads_ = 0;    // Gets since the last write (or cleanup)
   uint64_t reads_allowed_ = 0;  // before the cleanup becomes due

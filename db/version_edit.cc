@@ -1,10 +1,18 @@
 #include "db/version_edit.h"
 
+#include <algorithm>
+
 #include "elastic/multi_queue.h"
 #include "util/coding.h"
 #include "util/logging.h"
 
 namespace leveldb {
+
+int AllowedSeeksForSize(uint64_t file_size) {
+  const uint64_t by_size = file_size / 16384;
+  return by_size < 100 ? 100
+                       : static_cast<int>(std::min<uint64_t>(by_size, 1 << 30));
+}
 
 namespace {
 

@@ -34,6 +34,11 @@ struct FileMetaData {
   std::shared_ptr<const InheritedHotness> hotness;
 };
 
+// Wasted probes a table of file_size bytes may absorb before it is
+// compacted (FileMetaData::allowed_seeks). One seek costs about as much as
+// compacting 16 KiB (of this file and its overlap below).
+int AllowedSeeksForSize(uint64_t file_size);
+
 using HotnessPtr = std::shared_ptr<const InheritedHotness>;
 
 // Record tags of the MANIFEST encoding. The numbers are part of the on-disk

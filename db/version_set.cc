@@ -65,14 +65,6 @@ int64_t TotalFileSize(const std::vector<FileMetaData*>& files) {
   return total;
 }
 
-// Wasted probes a file may absorb before it is compacted. One seek costs
-// about as much as compacting 16 KiB (of this file and its overlap below).
-int AllowedSeeksForSize(uint64_t file_size) {
-  const uint64_t by_size = file_size / 16384;
-  return by_size < 100 ? 100
-                       : static_cast<int>(std::min<uint64_t>(by_size, 1 << 30));
-}
-
 // user_key lies strictly after every key of f (null = -infinity).
 bool KeyAfterFile(const Comparator* ucmp, const Slice* user_key,
                   const FileMetaData* f) {
