@@ -300,7 +300,7 @@ exp_ribbon-cost() {
     local tag=$1
     shift
     step --no_db --callgrind=/dev/null --toggle= --log="$L/probe-$tag.log" \
-      ribbon_unit_bench "$@" >/dev/null
+      filter_bench "$@" >/dev/null
     collected "$L/probe-$tag.log"
   }
   for pr in 0 1; do
