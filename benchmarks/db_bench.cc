@@ -40,9 +40,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -53,6 +55,7 @@
 #include "common/crc32c.h"
 #include "common/direct_io_env.h"
 #include "common/flags.h"
+#include "common/latency_histogram.h"
 #include "common/proc_stats.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
@@ -66,7 +69,7 @@
 #include "zipf_keys.h"
 
 #if !defined(LEVELDB_UPSTREAM_BUILD)
-#include "leveldb/direct_io.h"
+#include "common/elastic_settings.h"
 #include "leveldb/elastic_filter.h"
 #include "leveldb/io_stats.h"
 #endif
@@ -92,29 +95,28 @@ constexpr const char* kDefaultBenchmarks =
     "readreverse,compact,readrandom,readseq,readreverse,fill100K,crc32c,"
     "snappycomp,snappyuncomp";
 
+// The defaults; ParseFlags takes the database sizes from leveldb::Options
+// and the bf_ ones from ElasticFilterOptions, which these mirror.
 struct Flags {
   std::string benchmarks = kDefaultBenchmarks;
-  int64_t num = 1000000;           // entries to write (and key space size)
-  int64_t reads = -1;              // read operations; negative means num
-  int64_t threads = 1;             // concurrent threads per benchmark
-  int64_t value_size = 100;        // bytes per value
-  double compression_ratio = 0.5;  // target compressed/raw size of values
-  bool histogram = false;          // print latency histograms
-  // Database knobs; the size defaults are filled from leveldb::Options.
+  int64_t num = 1000000;
+  int64_t reads = -1;  // negative: --num
+  int64_t threads = 1;
+  int64_t value_size = 100;
+  double compression_ratio = 0.5;
+  bool histogram = false;
   int64_t write_buffer_size = 0;
   int64_t max_file_size = 0;
   int64_t block_size = 0;
   int64_t open_files = 0;
-  int64_t cache_size = -1;  // bytes of block cache; negative: library default
-  int64_t bloom_bits = -1;  // bits per key of a Bloom filter; negative: none
-  bool compression = true;  // snappy-compress table blocks
+  int64_t cache_size = -1;  // negative: library default
+  int64_t bloom_bits = -1;  // negative: no filter
+  bool compression = true;
   bool use_existing_db = false;
   bool reuse_logs = false;
-  std::string db;  // database directory; empty: <test dir>/dbbench
-  // ElasticBF (fork only); ParseFlags sets the bf_ defaults from
-  // ElasticFilterOptions, which these mirror.
+  std::string db;  // empty: <test dir>/dbbench
   bool elastic_bf = false;
-  int64_t bf_bits_per_unit = 0;  // 0: from the budget
+  int64_t bf_bits_per_unit = 0;
   int64_t bf_units = 0;
   int64_t bf_segment_bytes = 0;
   double bf_memory_bits_per_key = 4;
@@ -122,23 +124,20 @@ struct Flags {
   int64_t bf_lifetime = 0;
   int64_t bf_initial_units = 1;
   bool bf_inherit_hotness = false;
-  std::string bf_unit_kind = "ribbon";  // "bloom" or "ribbon"
-  // I/O and read behaviour.
-  bool direct_io = false;    // read table files with O_DIRECT
-  bool io_stats = false;     // print I/O properties after each benchmark
-  bool fill_cache = true;    // ReadOptions::fill_cache of the read benchmarks
-  int64_t warmup_reads = 0;  // unmeasured Gets before the first read bench
-  int64_t timeline_ms = 0;   // sample interval of the timeline; 0: none
-  // readzipf.
-  double zipf = 0.99;              // Zipfian theta, in (0, 1)
-  double zero_lookup_ratio = 0.0;  // share of lookups for absent keys
-  int64_t seed = 0;                // varies every random stream
-  // Key-range locality of readzipf and readlatest (docs/workloads.md).
-  std::string key_dist = "zipf";   // zipf, ordered_zipf, hotspot or latest
-  double hot_data_fraction = 0.2;  // hotspot: share of keys that are hot
-  double hot_op_fraction = 0.8;    // hotspot: share of lookups that hit them
-  double hot_range_start = 0.0;    // hotspot: where the hot range begins
-  double insert_ratio = 0.05;      // readlatest: share of inserts
+  std::string bf_unit_kind = "ribbon";
+  bool direct_io = false;
+  bool io_stats = false;
+  bool fill_cache = true;
+  int64_t warmup_reads = 0;
+  int64_t timeline_ms = 0;
+  double zipf = 0.99;
+  double zero_lookup_ratio = 0.0;
+  int64_t seed = 0;
+  std::string key_dist = "zipf";
+  double hot_data_fraction = 0.2;
+  double hot_op_fraction = 0.8;
+  double hot_range_start = 0.0;
+  double insert_ratio = 0.05;
 };
 
 Flags FLAGS;
@@ -148,17 +147,14 @@ using bench::FlagType;
 const std::vector<bench::Flag>& FlagTable() {
   static const std::vector<bench::Flag> table = {
       {"benchmarks", FlagType::kString, &FLAGS.benchmarks,
-       "comma-separated list of benchmarks to run, in order"},
+       "comma-separated benchmarks to run, in order"},
       {"num", FlagType::kInt, &FLAGS.num, "number of entries", 0},
-      {"reads", FlagType::kInt, &FLAGS.reads,
-       "number of reads (negative: --num)"},
-      {"threads", FlagType::kInt, &FLAGS.threads,
-       "threads running each benchmark", 1},
+      {"reads", FlagType::kInt, &FLAGS.reads, "reads (negative: --num)"},
+      {"threads", FlagType::kInt, &FLAGS.threads, "threads per benchmark", 1},
       {"value_size", FlagType::kInt, &FLAGS.value_size, "bytes per value", 0},
       {"compression_ratio", FlagType::kDouble, &FLAGS.compression_ratio,
-       "fraction of its size a value compresses to, in (0, 1]"},
-      {"histogram", FlagType::kBool, &FLAGS.histogram,
-       "print a latency histogram per benchmark"},
+       "share of its size a value compresses to, in (0, 1]"},
+      {"histogram", FlagType::kBool, &FLAGS.histogram, "latency histograms"},
       {"write_buffer_size", FlagType::kInt, &FLAGS.write_buffer_size,
        "Options::write_buffer_size", 1},
       {"max_file_size", FlagType::kInt, &FLAGS.max_file_size,
@@ -166,120 +162,88 @@ const std::vector<bench::Flag>& FlagTable() {
       {"block_size", FlagType::kInt, &FLAGS.block_size, "Options::block_size",
        1},
       {"open_files", FlagType::kInt, &FLAGS.open_files,
-       "Options::max_open_files (0: library default)", 0},
+       "Options::max_open_files (0: default)", 0},
       {"cache_size", FlagType::kInt, &FLAGS.cache_size,
-       "block cache bytes (negative: library default)"},
+       "block cache bytes (negative: default)"},
       {"bloom_bits", FlagType::kInt, &FLAGS.bloom_bits,
-       "Bloom filter bits per key (negative: no filter)"},
-      {"compression", FlagType::kBool, &FLAGS.compression,
-       "snappy-compress table blocks"},
+       "Bloom bits per key (negative: no filter)"},
+      {"compression", FlagType::kBool, &FLAGS.compression, "snappy blocks"},
       {"use_existing_db", FlagType::kBool, &FLAGS.use_existing_db,
-       "reuse the database in --db instead of starting empty"},
+       "keep the database in --db"},
       {"reuse_logs", FlagType::kBool, &FLAGS.reuse_logs, "Options::reuse_logs"},
       {"db", FlagType::kString, &FLAGS.db, "database directory"},
       {"elastic_bf", FlagType::kBool, &FLAGS.elastic_bf,
-       "use ElasticBF filters (fork only; excludes --bloom_bits)"},
+       "ElasticBF filters (fork only; not with --bloom_bits)"},
       {"bf_bits_per_unit", FlagType::kInt, &FLAGS.bf_bits_per_unit,
-       "ElasticFilterOptions::bits_per_unit (0: from the budget)", 0},
+       "ElasticFilterOptions::bits_per_unit", 0},
       {"bf_units", FlagType::kInt, &FLAGS.bf_units,
-       "ElasticFilterOptions::units_per_segment (0: from the budget)", 0},
+       "ElasticFilterOptions::units_per_segment", 0},
       {"bf_segment_bytes", FlagType::kInt, &FLAGS.bf_segment_bytes,
-       "ElasticFilterOptions::segment_bytes (0: one unit per 4 KiB page)", 0},
+       "ElasticFilterOptions::segment_bytes", 0},
       {"bf_memory_bits_per_key", FlagType::kDouble,
        &FLAGS.bf_memory_bits_per_key,
        "ElasticFilterOptions::memory_bits_per_key"},
       {"bf_memory_budget_bytes", FlagType::kInt, &FLAGS.bf_memory_budget_bytes,
-       "ElasticFilterOptions::memory_budget_bytes (0: from bits per key)", 0},
+       "ElasticFilterOptions::memory_budget_bytes", 0},
       {"bf_lifetime", FlagType::kInt, &FLAGS.bf_lifetime,
-       "ElasticFilterOptions::lifetime in Gets (0: automatic)", 0},
+       "ElasticFilterOptions::lifetime", 0},
       {"bf_initial_units", FlagType::kInt, &FLAGS.bf_initial_units,
        "ElasticFilterOptions::initial_units", 0},
       {"bf_inherit_hotness", FlagType::kBool, &FLAGS.bf_inherit_hotness,
        "ElasticFilterOptions::inherit_hotness"},
       {"bf_unit_kind", FlagType::kString, &FLAGS.bf_unit_kind,
        "ElasticFilterOptions::unit_kind: bloom or ribbon"},
-      {"direct_io", FlagType::kBool, &FLAGS.direct_io,
-       "read table files with O_DIRECT (no page cache, no mmap)"},
+      {"direct_io", FlagType::kBool, &FLAGS.direct_io, "O_DIRECT table reads"},
       {"io_stats", FlagType::kBool, &FLAGS.io_stats,
-       "after each benchmark print leveldb.io-stats, leveldb.elasticbf "
-       "(if the library has them) and filter memory"},
+       "I/O, filter and memory figures after each benchmark"},
       {"fill_cache", FlagType::kBool, &FLAGS.fill_cache,
-       "ReadOptions::fill_cache for the read benchmarks"},
+       "ReadOptions::fill_cache of the reads"},
       {"warmup_reads", FlagType::kInt, &FLAGS.warmup_reads,
-       "unmeasured absent-key Gets spread over the key space before the "
-       "first read benchmark on a database (opens its tables)",
-       0},
+       "unmeasured absent-key Gets before the first reads", 0},
       {"timeline_ms", FlagType::kInt, &FLAGS.timeline_ms,
-       "every this many ms of a benchmark print a 'timeline' line: ops, "
-       "table reads and their wait, CPU, files per level, bytes compacted "
-       "(0: none; benchmarks/bench_timeline.h)",
-       0},
-      {"zipf", FlagType::kDouble, &FLAGS.zipf,
-       "Zipfian theta of readzipf, in (0, 1)"},
+       "period of the 'timeline' lines (0: none; bench_timeline.h)", 0},
+      {"zipf", FlagType::kDouble, &FLAGS.zipf, "Zipfian theta, in (0, 1)"},
       {"zero_lookup_ratio", FlagType::kDouble, &FLAGS.zero_lookup_ratio,
-       "share of readzipf lookups for absent keys, in [0, 1]"},
-      {"seed", FlagType::kInt, &FLAGS.seed,
-       "seed of the key generators (same seed, same keys)", 0},
+       "share of readzipf lookups for absent keys"},
+      {"seed", FlagType::kInt, &FLAGS.seed, "seed of the key generators", 0},
       {"key_dist", FlagType::kString, &FLAGS.key_dist,
-       "readzipf keys: zipf (scrambled), ordered_zipf (hot keys first in "
-       "key order), hotspot (one hot key range) or latest (as readlatest)"},
+       "readzipf keys: zipf, ordered_zipf, hotspot or latest"},
       {"hot_data_fraction", FlagType::kDouble, &FLAGS.hot_data_fraction,
-       "hotspot: share of the keys in the hot range, in (0, 1]"},
+       "hotspot: share of the keys that are hot, in (0, 1]"},
       {"hot_op_fraction", FlagType::kDouble, &FLAGS.hot_op_fraction,
-       "hotspot: share of the lookups for the hot range, in (0, 1]"},
+       "hotspot: share of the lookups on them, in (0, 1]"},
       {"hot_range_start", FlagType::kDouble, &FLAGS.hot_range_start,
-       "hotspot: start of the hot range as a share of the key space, in "
-       "[0, 1) (0: the lowest keys, as YCSB)"},
+       "hotspot: where the hot keys start, in [0, 1)"},
       {"insert_ratio", FlagType::kDouble, &FLAGS.insert_ratio,
-       "readlatest: share of operations inserting a key after the largest "
-       "one, in [0, 1)"},
+       "readlatest: share of inserts, in [0, 1)"},
   };
   return table;
 }
 
-[[noreturn]] void FlagError(const std::string& message) {
+// The names --benchmarks takes (Benchmark::Specs).
+std::vector<const char*> BenchmarkNames();
+
+// Exits with `message` unless `ok`.
+void Require(bool ok, const std::string& message) {
+  if (ok) return;
   std::fprintf(stderr, "db_bench: %s (see --help)\n", message.c_str());
   std::exit(1);
 }
 
 void PrintFlagHelp() {
   std::printf("Usage: db_bench [--flag=value]...\n\nFlags:\n");
-  bench::PrintFlags(FlagTable(), 20);
+  bench::PrintFlags(FlagTable(), 22);
+  std::printf("\nBenchmarks:");
+  for (const char* name : BenchmarkNames()) std::printf(" %s", name);
   std::printf(
-      "\nBenchmarks: fillseq fillbatch fillrandom fillunique overwrite "
-      "fillsync fill100K\n  readseq readreverse readrandom readmissing readhot "
-      "readzipf\n  readlatest seekrandom readwhilewriting deleteseq "
-      "deleterandom compact "
-      "settle\n  crc32c snappycomp snappyuncomp stats sstables\n"
-      "\nThe evaluation protocol (docs/direct-io.md) runs e.g.\n"
+      "\n\nThe evaluation protocol (docs/direct-io.md) runs e.g.\n"
       "  --benchmarks=fillunique,readzipf --direct_io=1 --fill_cache=0 "
       "--open_files=100000\n  --zero_lookup_ratio=0.5 --io_stats=1\n");
 }
 
-// Applies one "--name=value" (or "--name" for a boolean) argument.
-void ApplyFlag(const std::string& arg) {
-  bool unknown = false;
-  const std::string error = bench::ApplyFlag(FlagTable(), arg, &unknown);
-  if (!error.empty()) FlagError(error);
-}
-
 #if !defined(LEVELDB_UPSTREAM_BUILD)
 leveldb::ElasticFilterOptions ElasticOptionsFromFlags() {
-  leveldb::ElasticFilterOptions options;
-  // Out-of-range values are clamped only far outside the valid ranges, so
-  // that ValidateElasticFilterOptions still reports them.
-  auto to_int = [](int64_t v) {
-    return static_cast<int>(std::min<int64_t>(v, INT32_MAX));
-  };
-  options.bits_per_unit = to_int(FLAGS.bf_bits_per_unit);
-  options.units_per_segment = to_int(FLAGS.bf_units);
-  options.segment_bytes = static_cast<size_t>(FLAGS.bf_segment_bytes);
-  options.memory_bits_per_key = FLAGS.bf_memory_bits_per_key;
-  options.memory_budget_bytes =
-      static_cast<size_t>(FLAGS.bf_memory_budget_bytes);
-  options.lifetime = static_cast<uint64_t>(FLAGS.bf_lifetime);
-  options.initial_units = to_int(FLAGS.bf_initial_units);
-  options.inherit_hotness = FLAGS.bf_inherit_hotness;
+  leveldb::ElasticFilterOptions options = bench::ElasticOptionsFrom(FLAGS);
   options.unit_kind = FLAGS.bf_unit_kind == "ribbon"
                           ? leveldb::ElasticFilterOptions::UnitKind::kRibbon
                           : leveldb::ElasticFilterOptions::UnitKind::kBloom;
@@ -290,45 +254,43 @@ leveldb::ElasticFilterOptions ElasticOptionsFromFlags() {
 void CheckElasticFlags() {
   if (!FLAGS.elastic_bf) return;
 #if defined(LEVELDB_UPSTREAM_BUILD)
-  std::fprintf(stderr,
-               "db_bench: --elastic_bf=1 is not available in upstream "
-               "LevelDB\n");
-  std::exit(1);
+  Require(false, "--elastic_bf=1 is not available in upstream LevelDB");
 #else
-  if (FLAGS.bloom_bits >= 0) {
-    FlagError("--elastic_bf=1 and --bloom_bits are mutually exclusive");
-  }
-  if (FLAGS.bf_unit_kind != "bloom" && FLAGS.bf_unit_kind != "ribbon") {
-    FlagError("--bf_unit_kind must be bloom or ribbon, not '" +
-              FLAGS.bf_unit_kind + "'");
-  }
+  Require(FLAGS.bloom_bits < 0,
+          "--elastic_bf=1 and --bloom_bits are mutually exclusive");
+  Require(FLAGS.bf_unit_kind == "bloom" || FLAGS.bf_unit_kind == "ribbon",
+          "--bf_unit_kind must be bloom or ribbon, not '" + FLAGS.bf_unit_kind +
+              "'");
   Status s = leveldb::ValidateElasticFilterOptions(ElasticOptionsFromFlags());
-  if (!s.ok()) FlagError("bad ElasticBF flags: " + s.ToString());
+  Require(s.ok(), "bad ElasticBF flags: " + s.ToString());
 #endif
 }
 
-// The flags of --key_dist and of its distributions.
-void CheckLocalityFlags() {
-  zipf_keys::KeyDist dist;
-  if (!zipf_keys::ParseKeyDist(FLAGS.key_dist, &dist)) {
-    FlagError(
-        "--key_dist must be zipf, ordered_zipf, hotspot or latest, "
-        "not '" +
-        FLAGS.key_dist + "'");
-  }
+void CheckFlagRanges() {
   auto in_unit = [](double x) { return x > 0.0 && x <= 1.0; };
-  if (!in_unit(FLAGS.hot_data_fraction)) {
-    FlagError("--hot_data_fraction must be in (0, 1]");
-  }
-  if (!in_unit(FLAGS.hot_op_fraction)) {
-    FlagError("--hot_op_fraction must be in (0, 1]");
-  }
-  if (!(FLAGS.hot_range_start >= 0.0 && FLAGS.hot_range_start < 1.0)) {
-    FlagError("--hot_range_start must be in [0, 1)");
-  }
-  if (!(FLAGS.insert_ratio >= 0.0 && FLAGS.insert_ratio < 1.0)) {
-    FlagError("--insert_ratio must be in [0, 1)");
-  }
+  auto in_unit_open = [](double x) { return x >= 0.0 && x < 1.0; };
+  zipf_keys::KeyDist dist;
+  Require(zipf_keys::ParseKeyDist(FLAGS.key_dist, &dist),
+          "--key_dist must be zipf, ordered_zipf, hotspot or latest, not '" +
+              FLAGS.key_dist + "'");
+  Require(in_unit(FLAGS.hot_data_fraction),
+          "--hot_data_fraction must be in (0, 1]");
+  Require(in_unit(FLAGS.hot_op_fraction),
+          "--hot_op_fraction must be in (0, 1]");
+  Require(in_unit_open(FLAGS.hot_range_start),
+          "--hot_range_start must be in [0, 1)");
+  Require(in_unit_open(FLAGS.insert_ratio), "--insert_ratio must be in [0, 1)");
+  Require(in_unit(FLAGS.compression_ratio),
+          "--compression_ratio must be in (0, 1]");
+  Require(FLAGS.num <= INT32_MAX && FLAGS.reads <= INT32_MAX &&
+              FLAGS.warmup_reads <= INT32_MAX,
+          "--num, --reads and --warmup_reads must fit in 31 bits");
+  Require(FLAGS.threads <= 1024, "--threads must be at most 1024");
+  Require(FLAGS.value_size <= (64 << 20),
+          "--value_size must be at most 64 MiB");
+  Require(FLAGS.zipf > 0.0 && FLAGS.zipf < 1.0, "--zipf must be in (0, 1)");
+  Require(FLAGS.zero_lookup_ratio >= 0.0 && FLAGS.zero_lookup_ratio <= 1.0,
+          "--zero_lookup_ratio must be in [0, 1]");
 }
 
 void ParseFlags(int argc, char** argv) {
@@ -338,17 +300,8 @@ void ParseFlags(int argc, char** argv) {
   FLAGS.block_size = static_cast<int64_t>(defaults.block_size);
   FLAGS.open_files = defaults.max_open_files;
 #if !defined(LEVELDB_UPSTREAM_BUILD)
-  const leveldb::ElasticFilterOptions elastic_defaults;
-  FLAGS.bf_bits_per_unit = elastic_defaults.bits_per_unit;
-  FLAGS.bf_units = elastic_defaults.units_per_segment;
-  FLAGS.bf_segment_bytes = static_cast<int64_t>(elastic_defaults.segment_bytes);
-  FLAGS.bf_memory_bits_per_key = elastic_defaults.memory_bits_per_key;
-  FLAGS.bf_memory_budget_bytes =
-      static_cast<int64_t>(elastic_defaults.memory_budget_bytes);
-  FLAGS.bf_lifetime = static_cast<int64_t>(elastic_defaults.lifetime);
-  FLAGS.bf_initial_units = elastic_defaults.initial_units;
-  FLAGS.bf_inherit_hotness = elastic_defaults.inherit_hotness;
-  FLAGS.bf_unit_kind = elastic_defaults.unit_kind ==
+  bench::SetElasticDefaults(leveldb::ElasticFilterOptions(), &FLAGS);
+  FLAGS.bf_unit_kind = leveldb::ElasticFilterOptions().unit_kind ==
                                leveldb::ElasticFilterOptions::UnitKind::kRibbon
                            ? "ribbon"
                            : "bloom";
@@ -359,33 +312,16 @@ void ParseFlags(int argc, char** argv) {
       PrintFlagHelp();
       std::exit(0);
     }
-    ApplyFlag(arg);
+    bool unknown = false;
+    const std::string error = bench::ApplyFlag(FlagTable(), arg, &unknown);
+    Require(error.empty(), error);
   }
-  if (!(FLAGS.compression_ratio > 0.0 && FLAGS.compression_ratio <= 1.0)) {
-    FlagError("--compression_ratio must be in (0, 1]");
-  }
-  if (FLAGS.num > INT32_MAX || FLAGS.reads > INT32_MAX) {
-    FlagError("--num and --reads must fit in 31 bits");
-  }
-  if (FLAGS.threads > 1024) FlagError("--threads must be at most 1024");
-  if (FLAGS.value_size > (64 << 20)) {
-    FlagError("--value_size must be at most 64 MiB");
-  }
-  if (!(FLAGS.zipf > 0.0 && FLAGS.zipf < 1.0)) {
-    FlagError("--zipf must be in (0, 1)");
-  }
-  if (!(FLAGS.zero_lookup_ratio >= 0.0 && FLAGS.zero_lookup_ratio <= 1.0)) {
-    FlagError("--zero_lookup_ratio must be in [0, 1]");
-  }
-  CheckLocalityFlags();
-  if (FLAGS.warmup_reads > INT32_MAX) {
-    FlagError("--warmup_reads must fit in 31 bits");
-  }
+  CheckFlagRanges();
   CheckElasticFlags();
   if (FLAGS.db.empty()) {
     std::string dir;
     Status s = leveldb::Env::Default()->GetTestDirectory(&dir);
-    if (!s.ok()) FlagError("no --db given and " + s.ToString());
+    Require(s.ok(), "no --db given and " + s.ToString());
     FLAGS.db = dir + "/dbbench";
   }
 }
@@ -507,16 +443,6 @@ class CountingEnv final : public leveldb::EnvWrapper {
  private:
   TableReadCounters counters_;
 };
-
-// The Env that --direct_io selects, before counting.
-leveldb::Env* BaseEnv() {
-  if (!FLAGS.direct_io) return leveldb::Env::Default();
-#if defined(LEVELDB_UPSTREAM_BUILD)
-  return bench::LocalDirectIOEnv();
-#else
-  return leveldb::DirectIOEnv();
-#endif
-}
 
 // ---------------------------------------------------------------------------
 // Filter memory
@@ -710,117 +636,20 @@ double EstimatedUpstreamFilterBytes(int64_t entries, int64_t value_size,
 // Measurements
 // ---------------------------------------------------------------------------
 
-// Latency histogram over fixed, roughly logarithmic buckets.
-class LatencyHistogram {
- public:
-  LatencyHistogram() : counts_(Limits().size(), 0) {}
-
-  void Add(double micros) {
-    const std::vector<double>& limits = Limits();
-    size_t b = static_cast<size_t>(
-        std::upper_bound(limits.begin(), limits.end(), micros) -
-        limits.begin());
-    if (b >= limits.size()) b = limits.size() - 1;
-    counts_[b]++;
-    count_++;
-    sum_ += micros;
-    sum_squares_ += micros * micros;
-    min_ = std::min(min_, micros);
-    max_ = std::max(max_, micros);
-  }
-
-  void Merge(const LatencyHistogram& other) {
-    for (size_t i = 0; i < counts_.size(); i++) counts_[i] += other.counts_[i];
-    count_ += other.count_;
-    sum_ += other.sum_;
-    sum_squares_ += other.sum_squares_;
-    min_ = std::min(min_, other.min_);
-    max_ = std::max(max_, other.max_);
-  }
-
-  std::string ToString() const {
-    if (count_ == 0) return "(no samples)\n";
-    std::string out;
-    char line[200];
-    const double mean = sum_ / count_;
-    const double variance = std::max(0.0, sum_squares_ / count_ - mean * mean);
-    std::snprintf(line, sizeof(line),
-                  "Count: %.0f  Average: %.4f  StdDev: %.2f\n", count_, mean,
-                  std::sqrt(variance));
-    out += line;
-    std::snprintf(line, sizeof(line), "Min: %.4f  Median: %.4f  Max: %.4f\n",
-                  min_, Percentile(50), max_);
-    out += line;
-    std::snprintf(line, sizeof(line),
-                  "Percentiles: P50: %.2f P75: %.2f P99: %.2f P99.9: %.2f "
-                  "P99.99: %.2f\n",
-                  Percentile(50), Percentile(75), Percentile(99),
-                  Percentile(99.9), Percentile(99.99));
-    out += line;
-    out += std::string(60, '-') + "\n";
-    const std::vector<double>& limits = Limits();
-    double cumulative = 0;
-    for (size_t b = 0; b < counts_.size(); b++) {
-      if (counts_[b] == 0) continue;
-      cumulative += counts_[b];
-      const double share = 100.0 * counts_[b] / count_;
-      const double lower = b == 0 ? 0.0 : limits[b - 1];
-      std::snprintf(line, sizeof(line),
-                    "[ %9.0f, %9.0f ) %9" PRIu64 " %7.3f%% %7.3f%% ", lower,
-                    limits[b], counts_[b], share, 100.0 * cumulative / count_);
-      out += line;
-      out += std::string(static_cast<size_t>(share / 5 + 0.5), '#');
-      out += "\n";
-    }
-    return out;
-  }
-
- private:
-  // Upper bounds (exclusive) of the buckets: 1, 2, ..., 9, 10, 12, ... in
-  // steps that are about a fifth of each decade, up to 10^10 microseconds.
-  static const std::vector<double>& Limits() {
-    static const std::vector<double> limits = [] {
-      static const double kSteps[] = {1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0,
-                                      3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0};
-      std::vector<double> v;
-      for (double decade = 1; decade < 1e10; decade *= 10) {
-        for (double step : kSteps) {
-          const double limit = std::round(step * decade);
-          if (v.empty() || limit > v.back()) v.push_back(limit);
-        }
-      }
-      v.push_back(1e300);
-      return v;
-    }();
-    return limits;
-  }
-
-  // Value below which p percent of the samples fall, interpolating
-  // linearly inside the bucket that holds it.
-  double Percentile(double p) const {
-    const std::vector<double>& limits = Limits();
-    const double threshold = count_ * (p / 100.0);
-    double seen = 0;
-    for (size_t b = 0; b < counts_.size(); b++) {
-      if (counts_[b] == 0) continue;
-      if (seen + counts_[b] >= threshold) {
-        const double lower = b == 0 ? 0.0 : limits[b - 1];
-        const double upper = std::min(limits[b], max_);
-        const double fraction = (threshold - seen) / counts_[b];
-        return std::max(min_, lower + (upper - lower) * fraction);
-      }
-      seen += counts_[b];
-    }
-    return max_;
-  }
-
-  std::vector<uint64_t> counts_;
-  double count_ = 0;
-  double sum_ = 0;
-  double sum_squares_ = 0;
-  double min_ = 1e300;
-  double max_ = 0;
-};
+// --histogram's report of one benchmark, in microseconds.
+std::string HistogramText(const bench::LatencyHistogram& h) {
+  char text[400];
+  std::snprintf(text, sizeof(text),
+                "Count: %" PRIu64
+                "  Average: %.4f  Min: %.4f  Max: %.4f\n"
+                "Percentiles: P50: %.2f P75: %.2f P99: %.2f P99.9: %.2f "
+                "P99.99: %.2f\n",
+                h.count(), h.Average() / 1e3, h.min() / 1e3, h.max() / 1e3,
+                h.Percentile(50) / 1e3, h.Percentile(75) / 1e3,
+                h.Percentile(99) / 1e3, h.Percentile(99.9) / 1e3,
+                h.Percentile(99.99) / 1e3);
+  return text;
+}
 
 double NowMicros() {
   return static_cast<double>(leveldb::Env::Default()->NowMicros());
@@ -843,7 +672,7 @@ class Stats {
     done_ = 0;
     bytes_ = 0;
     next_report_ = 100;
-    hist_ = LatencyHistogram();
+    hist_ = bench::LatencyHistogram();
     message_.clear();
   }
 
@@ -867,7 +696,7 @@ class Stats {
   void FinishedOps(int64_t n) {
     if (FLAGS.histogram) {
       const double now = NowMicros();
-      hist_.Add(now - last_op_finish_);
+      hist_.Add(static_cast<uint64_t>((now - last_op_finish_) * 1e3));
       last_op_finish_ = now;
     }
     done_ += n;
@@ -925,7 +754,7 @@ class Stats {
     bench::PrintRunLine(name.c_str(), seconds_ * 1e6 / ops, extra);
     if (FLAGS.histogram) {
       std::fprintf(stdout, "Microseconds per op:\n%s\n",
-                   hist_.ToString().c_str());
+                   HistogramText(hist_).c_str());
     }
     std::fflush(stdout);
   }
@@ -939,7 +768,7 @@ class Stats {
   int64_t bytes_ = 0;
   int64_t next_report_ = 100;
   std::atomic<int64_t>* progress_ = nullptr;
-  LatencyHistogram hist_;
+  bench::LatencyHistogram hist_;  // nanoseconds
   std::string message_;
 };
 
@@ -968,7 +797,7 @@ class Benchmark {
                    ? leveldb::NewLRUCache(static_cast<size_t>(FLAGS.cache_size))
                    : nullptr),
         filter_policy_(NewFilterPolicyFromFlags()),
-        env_(BaseEnv()) {}
+        env_(bench::ChooseEnv(FLAGS.direct_io)) {}
 
   ~Benchmark() {
     delete db_;
@@ -1000,63 +829,50 @@ class Benchmark {
   // How a named benchmark runs. Add a row to Specs() for a new benchmark.
   struct Spec {
     const char* name;
-    Method method;  // run on each thread; nullptr for `inline_run`
-    void (Benchmark::*inline_run)();  // runs once on the main thread
-    bool fresh_db;                    // start from an empty database
-    int64_t num_divisor;              // run --num / num_divisor operations
-    int64_t value_size;               // 0: --value_size
-    int batch;                        // operations per write batch
-    bool sync;                        // WriteOptions::sync
-    int extra_threads;  // threads beyond --threads (e.g. a writer)
+    Method method;            // run on each thread, or once if run_inline
+    bool fresh_db = false;    // start from an empty database
+    bool run_inline = false;  // once, on the main thread (state: nullptr)
+    int64_t num_divisor = 1;  // run --num / num_divisor operations
+    int64_t value_size = 0;   // 0: --value_size
+    int batch = 1;            // operations per write batch
+    bool sync = false;        // WriteOptions::sync
+    int extra_threads = 0;    // threads beyond --threads (e.g. a writer)
   };
 
   static const std::vector<Spec>& Specs() {
+    using B = Benchmark;
     static const std::vector<Spec> specs = {
-        {"fillseq", &Benchmark::WriteSeq, nullptr, true, 1, 0, 1, false, 0},
-        {"fillbatch", &Benchmark::WriteSeq, nullptr, true, 1, 0, 1000, false,
-         0},
-        {"fillrandom", &Benchmark::WriteRandom, nullptr, true, 1, 0, 1, false,
-         0},
-        {"fillunique", &Benchmark::WriteUnique, nullptr, true, 1, 0, 1, false,
-         0},
-        {"overwrite", &Benchmark::WriteRandom, nullptr, false, 1, 0, 1, false,
-         0},
-        {"fillsync", &Benchmark::WriteRandom, nullptr, true, 1000, 0, 1, true,
-         0},
-        {"fill100K", &Benchmark::WriteRandom, nullptr, true, 1000, 100 * 1000,
-         1, false, 0},
-        {"readseq", &Benchmark::ReadSequential, nullptr, false, 1, 0, 1, false,
-         0},
-        {"readreverse", &Benchmark::ReadReverse, nullptr, false, 1, 0, 1, false,
-         0},
-        {"readrandom", &Benchmark::ReadRandom, nullptr, false, 1, 0, 1, false,
-         0},
-        {"readmissing", &Benchmark::ReadMissing, nullptr, false, 1, 0, 1, false,
-         0},
-        {"readhot", &Benchmark::ReadHot, nullptr, false, 1, 0, 1, false, 0},
-        {"readzipf", &Benchmark::ReadZipf, nullptr, false, 1, 0, 1, false, 0},
-        {"readlatest", &Benchmark::ReadLatest, nullptr, false, 1, 0, 1, false,
-         0},
-        {"seekrandom", &Benchmark::SeekRandom, nullptr, false, 1, 0, 1, false,
-         0},
-        {"readwhilewriting", &Benchmark::ReadWhileWriting, nullptr, false, 1, 0,
-         1, false, 1},
-        {"deleteseq", &Benchmark::DeleteSeq, nullptr, false, 1, 0, 1, false, 0},
-        {"deleterandom", &Benchmark::DeleteRandom, nullptr, false, 1, 0, 1,
-         false, 0},
-        {"compact", nullptr, &Benchmark::Compact, false, 1, 0, 1, false, 0},
-        {"settle", nullptr, &Benchmark::Settle, false, 1, 0, 1, false, 0},
-        {"crc32c", &Benchmark::Crc32cBench, nullptr, false, 1, 0, 1, false, 0},
-        {"snappycomp", &Benchmark::SnappyCompress, nullptr, false, 1, 0, 1,
-         false, 0},
-        {"snappyuncomp", &Benchmark::SnappyUncompress, nullptr, false, 1, 0, 1,
-         false, 0},
-        {"stats", nullptr, &Benchmark::PrintStats, false, 1, 0, 1, false, 0},
-        {"sstables", nullptr, &Benchmark::PrintSSTables, false, 1, 0, 1, false,
-         0},
+        {"fillseq", &B::WriteSeq, true},
+        {"fillbatch", &B::WriteSeq, true, false, 1, 0, 1000},
+        {"fillrandom", &B::WriteRandom, true},
+        {"fillunique", &B::WriteUnique, true},
+        {"overwrite", &B::WriteRandom},
+        {"fillsync", &B::WriteRandom, true, false, 1000, 0, 1, true},
+        {"fill100K", &B::WriteRandom, true, false, 1000, 100 * 1000},
+        {"readseq", &B::ReadSequential},
+        {"readreverse", &B::ReadReverse},
+        {"readrandom", &B::ReadRandom},
+        {"readmissing", &B::ReadMissing},
+        {"readhot", &B::ReadHot},
+        {"readzipf", &B::ReadZipf},
+        {"readlatest", &B::ReadLatest},
+        {"seekrandom", &B::SeekRandom},
+        {"readwhilewriting", &B::ReadWhileWriting, false, false, 1, 0, 1, false,
+         1},
+        {"deleteseq", &B::DeleteSeq},
+        {"deleterandom", &B::DeleteRandom},
+        {"compact", &B::Compact, false, true},
+        {"settle", &B::Settle, false, true},
+        {"crc32c", &B::Crc32cBench},
+        {"snappycomp", &B::SnappyCompress},
+        {"snappyuncomp", &B::SnappyUncompress},
+        {"stats", &B::PrintStats, false, true},
+        {"sstables", &B::PrintSSTables, false, true},
     };
     return specs;
   }
+
+  friend std::vector<const char*> BenchmarkNames();
 
   // Resolves --benchmarks before anything runs, so a typo costs nothing.
   static bool Plan(std::vector<const Spec*>* plan) {
@@ -1108,10 +924,10 @@ class Benchmark {
     if (is_read) Warmup();
     if (spec.method == &Benchmark::WriteUnique) PrepareUniqueOrder();
     ResetCounters();
-    if (spec.inline_run != nullptr) {
-      (this->*spec.inline_run)();
+    if (spec.run_inline) {
+      (this->*spec.method)(nullptr);
       // Only "compact" does I/O worth reporting among the inline runs.
-      if (FLAGS.io_stats && spec.inline_run == &Benchmark::Compact) {
+      if (FLAGS.io_stats && spec.method == &Benchmark::Compact) {
         SnapshotTableReads();
         ReportIoStats(spec.name);
       }
@@ -1612,7 +1428,7 @@ class Benchmark {
 
   // ---- Whole-database operations (main thread) ----
 
-  void Compact() {
+  void Compact(ThreadState*) {
     Stats stats;
     stats.Start();
     db_->CompactRange(nullptr, nullptr);
@@ -1626,7 +1442,7 @@ class Benchmark {
   // when a compaction ends) stays the same and no table file is read in
   // the background (a compaction longer than that still reads its inputs).
   // Public API only, so upstream's twin settles the same way.
-  void Settle() {
+  void Settle(ThreadState*) {
     Stats stats;
     stats.Start();
     std::string last;
@@ -1653,7 +1469,7 @@ class Benchmark {
     std::fflush(stdout);
   }
 
-  void PrintStats() { PrintProperty("leveldb.stats"); }
+  void PrintStats(ThreadState*) { PrintProperty("leveldb.stats"); }
 
   // ---- Per-benchmark reports ----
 
@@ -1792,26 +1608,13 @@ class Benchmark {
   // Reads "name: <integer>" from a property text.
   static bool FindCounter(const std::string& text, const std::string& name,
                           uint64_t* value) {
-    const std::string prefix = name + ":";
-    size_t line = 0;
-    while (line < text.size()) {
-      size_t end = text.find('\n', line);
-      if (end == std::string::npos) end = text.size();
-      if (text.compare(line, prefix.size(), prefix) == 0) {
-        int64_t parsed;
-        std::string digits =
-            text.substr(line + prefix.size(), end - line - prefix.size());
-        digits.erase(0, digits.find_first_not_of(" \t"));
-        digits.erase(digits.find_last_not_of(" \t") + 1);
-        if (bench::ParseInt(digits, &parsed) && parsed >= 0) {
-          *value = static_cast<uint64_t>(parsed);
-          return true;
-        }
-        return false;
-      }
-      line = end + 1;
-    }
-    return false;
+    const std::string lines = "\n" + text;
+    const size_t at = lines.find("\n" + name + ":");
+    if (at == std::string::npos) return false;
+    const char* begin = lines.c_str() + at + name.size() + 2;
+    char* end = nullptr;
+    *value = std::strtoull(begin, &end, 10);
+    return end != begin;
   }
 
   // Sum of the standard filter blocks of the live tables (those of the
@@ -1856,26 +1659,19 @@ class Benchmark {
   // File numbers in a "leveldb.sstables" text: lines " <number>:<size>[".
   static std::vector<uint64_t> LiveTableNumbers(const std::string& listing) {
     std::vector<uint64_t> numbers;
-    size_t line = 0;
-    while (line < listing.size()) {
-      size_t end = listing.find('\n', line);
-      if (end == std::string::npos) end = listing.size();
-      if (listing[line] == ' ') {
-        const size_t colon = listing.find(':', line);
-        int64_t number;
-        if (colon != std::string::npos && colon < end &&
-            bench::ParseInt(listing.substr(line + 1, colon - line - 1),
-                            &number) &&
-            number >= 0) {
-          numbers.push_back(static_cast<uint64_t>(number));
-        }
+    std::istringstream lines(listing);
+    std::string line;
+    uint64_t number;
+    while (std::getline(lines, line)) {
+      if (std::sscanf(line.c_str(), " %" SCNu64 ":", &number) == 1 &&
+          line[0] == ' ') {
+        numbers.push_back(number);
       }
-      line = end + 1;
     }
     return numbers;
   }
 
-  void PrintSSTables() { PrintProperty("leveldb.sstables"); }
+  void PrintSSTables(ThreadState*) { PrintProperty("leveldb.sstables"); }
 
   // ---- Library-independent CPU benchmarks ----
 
@@ -2023,33 +1819,21 @@ class Benchmark {
     std::strftime(date, sizeof(date), "%a %b %d %H:%M:%S %Y",
                   std::localtime(&now));
     std::fprintf(stdout, "Date:       %s\n", date);
-
-    std::FILE* cpuinfo = std::fopen("/proc/cpuinfo", "r");
-    if (cpuinfo == nullptr) return;
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    if (!cpuinfo) return;
     int cpus = 0;
-    std::string model;
-    std::string cache;
-    char line[1024];
-    while (std::fgets(line, sizeof(line), cpuinfo) != nullptr) {
-      const char* colon = std::strchr(line, ':');
-      if (colon == nullptr) continue;
-      std::string key(line, colon - line);
-      while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) {
-        key.pop_back();
-      }
-      std::string value(colon + 1);
-      while (!value.empty() && (value.back() == '\n' || value.back() == ' ')) {
-        value.pop_back();
-      }
-      if (!value.empty() && value.front() == ' ') value.erase(0, 1);
-      if (key == "model name") {
+    std::string line, model, cache;
+    while (std::getline(cpuinfo, line)) {
+      const size_t colon = line.find(": ");
+      const std::string value =
+          colon == std::string::npos ? "" : line.substr(colon + 2);
+      if (line.rfind("model name", 0) == 0) {
         cpus++;
         model = value;
-      } else if (key == "cache size") {
+      } else if (line.rfind("cache size", 0) == 0) {
         cache = value;
       }
     }
-    std::fclose(cpuinfo);
     std::fprintf(stdout, "CPU:        %d * %s\n", cpus, model.c_str());
     std::fprintf(stdout, "CPUCache:   %s\n", cache.c_str());
   }
@@ -2106,6 +1890,12 @@ class Benchmark {
   int batch_ = 1;
   leveldb::WriteOptions write_options_;
 };
+
+std::vector<const char*> BenchmarkNames() {
+  std::vector<const char*> names;
+  for (const auto& spec : Benchmark::Specs()) names.push_back(spec.name);
+  return names;
+}
 
 }  // namespace
 
