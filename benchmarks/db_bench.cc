@@ -397,29 +397,26 @@ class CountingRandomAccessFile final : public leveldb::RandomAccessFile {
 
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* scratch) const override {
-    if (!t_benchmark_thread) return CountBackground(offset, n, result, scratch);
-    const auto start = std::chrono::steady_clock::now();
+    const bool foreground = t_benchmark_thread;
+    const auto start = foreground ? std::chrono::steady_clock::now()
+                                  : std::chrono::steady_clock::time_point();
     Status s = target_->Read(offset, n, result, scratch);
+    const uint64_t bytes = s.ok() ? result->size() : 0;
+    constexpr auto kRelaxed = std::memory_order_relaxed;
+    if (!foreground) {
+      counters_->background_reads.fetch_add(1, kRelaxed);
+      counters_->background_bytes.fetch_add(bytes, kRelaxed);
+      return s;
+    }
     const auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
         std::chrono::steady_clock::now() - start);
-    counters_->foreground_nanos.fetch_add(nanos.count(),
-                                          std::memory_order_relaxed);
-    const uint64_t bytes = s.ok() ? result->size() : 0;
-    counters_->foreground_reads.fetch_add(1, std::memory_order_relaxed);
-    counters_->foreground_bytes.fetch_add(bytes, std::memory_order_relaxed);
+    counters_->foreground_nanos.fetch_add(nanos.count(), kRelaxed);
+    counters_->foreground_reads.fetch_add(1, kRelaxed);
+    counters_->foreground_bytes.fetch_add(bytes, kRelaxed);
     return s;
   }
 
  private:
-  Status CountBackground(uint64_t offset, size_t n, Slice* result,
-                         char* scratch) const {
-    Status s = target_->Read(offset, n, result, scratch);
-    const uint64_t bytes = s.ok() ? result->size() : 0;
-    counters_->background_reads.fetch_add(1, std::memory_order_relaxed);
-    counters_->background_bytes.fetch_add(bytes, std::memory_order_relaxed);
-    return s;
-  }
-
   const std::unique_ptr<leveldb::RandomAccessFile> target_;
   TableReadCounters* const counters_;
 };
@@ -611,25 +608,6 @@ bool FilterBlockBytes(leveldb::Env* env, const std::string& fname,
   }
   for (const auto& entry : found) (*bytes_by_name)[entry.first] += entry.second;
   return true;
-}
-
-// The approximation of upstream's filter memory from the workload alone
-// (no file access): one filter per 2 KiB of table data, each at least 64
-// bits, plus a 4-byte offset per filter. Data bytes per entry are the
-// internal key (key + 8), the value after compression and ~3 bytes of
-// block entry header. Rough by construction; FilterBlockBytes() measures.
-double EstimatedUpstreamFilterBytes(int64_t entries, int64_t value_size,
-                                    int bits_per_key) {
-  if (entries <= 0 || bits_per_key < 0) return 0;
-  const double stored_value = FLAGS.compression
-                                  ? value_size * FLAGS.compression_ratio
-                                  : static_cast<double>(value_size);
-  const double entry_bytes = kKeySize + 8 + stored_value + 3;
-  const double data_bytes = entries * entry_bytes;
-  const double filters = std::ceil(data_bytes / 2048);
-  const double keys_per_filter = 2048 / entry_bytes;
-  const double filter_bits = std::max(64.0, keys_per_filter * bits_per_key);
-  return filters * (std::ceil(filter_bits / 8) + 4);
 }
 
 // ---------------------------------------------------------------------------
@@ -1594,15 +1572,6 @@ class Benchmark {
       std::fprintf(stdout, " (%" PRIu64 " files skipped: unreadable)", skipped);
     }
     std::fputc('\n', stdout);
-    if (FLAGS.bloom_bits >= 0) {
-      const double estimate = EstimatedUpstreamFilterBytes(
-          static_cast<int64_t>(keys), FLAGS.value_size,
-          static_cast<int>(FLAGS.bloom_bits));
-      std::fprintf(stdout,
-                   "estimated upstream filter memory: %.0f bytes = %.2f "
-                   "bits per %s (formula, see docs/direct-io.md)\n",
-                   estimate, estimate * 8 / keys, per);
-    }
   }
 
   // Reads "name: <integer>" from a property text.
