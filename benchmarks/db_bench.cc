@@ -130,6 +130,7 @@ struct Flags {
   bool fill_cache = true;
   int64_t warmup_reads = 0;
   int64_t timeline_ms = 0;
+  int64_t block_bytes = 4096 + 5;  // blockreads: a block and its trailer
   double zipf = 0.99;
   double zero_lookup_ratio = 0.0;
   int64_t seed = 0;
@@ -200,6 +201,8 @@ const std::vector<bench::Flag>& FlagTable() {
        "ReadOptions::fill_cache of the reads"},
       {"warmup_reads", FlagType::kInt, &FLAGS.warmup_reads,
        "unmeasured absent-key Gets before the first reads", 0},
+      {"block_bytes", FlagType::kInt, &FLAGS.block_bytes,
+       "blockreads: bytes per read", 1},
       {"timeline_ms", FlagType::kInt, &FLAGS.timeline_ms,
        "period of the 'timeline' lines (0: none; bench_timeline.h)", 0},
       {"zipf", FlagType::kDouble, &FLAGS.zipf, "Zipfian theta, in (0, 1)"},
@@ -788,6 +791,15 @@ class Benchmark {
     std::vector<const Spec*> plan;
     if (!Plan(&plan)) return 1;
     PrintHeader();
+    if (std::all_of(plan.begin(), plan.end(), [](const Spec* spec) {
+          return spec->method == &Benchmark::BlockReads;
+        })) {
+      // Only the files are read: the database stays closed and as it is.
+      reads_ = FLAGS.reads < 0 ? FLAGS.num : FLAGS.reads;
+      for (size_t i = 0; i < plan.size(); i++) BlockReads(nullptr);
+      PrintPeakRss();
+      return 0;
+    }
     if (FLAGS.use_existing_db) {
       live_keys_.MarkUnknown();
     } else {
@@ -846,6 +858,7 @@ class Benchmark {
         {"snappyuncomp", &B::SnappyUncompress},
         {"stats", &B::PrintStats, false, true},
         {"sstables", &B::PrintSSTables, false, true},
+        {"blockreads", &B::BlockReads, false, true},
     };
     return specs;
   }
@@ -1641,6 +1654,81 @@ class Benchmark {
   }
 
   void PrintSSTables(ThreadState*) { PrintProperty("leveldb.sstables"); }
+
+  // ---- Uncached block reads (no database calls) ----
+
+  // The time of one uncached data-block read on this machine, the least a
+  // Get that finds its key must spend: --reads reads of --block_bytes at
+  // random offsets of the table files in --db, each with O_DIRECT over the
+  // whole 4 KiB pages the block touches, as the fork's direct-I/O table
+  // reads do. One thread can do at most 1e6 / mean such Gets per second.
+  void BlockReads(ThreadState*) {
+    constexpr uint64_t kPage = 4096;
+    const uint64_t block = static_cast<uint64_t>(FLAGS.block_bytes);
+    std::vector<std::pair<int, uint64_t>> files;  // fd, block starts
+    uint64_t starts = 0;
+    std::vector<std::string> children;
+    env_.GetChildren(FLAGS.db, &children);
+    for (const std::string& child : children) {
+      const std::string path = FLAGS.db + "/" + child;
+      uint64_t size = 0;
+      if (!bench::IsTableFile(child) || !env_.GetFileSize(path, &size).ok() ||
+          size < block) {
+        continue;  // too small to hold a block
+      }
+      const int fd = open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+      if (fd < 0) Fail("open", Status::IOError(path, std::strerror(errno)));
+      files.emplace_back(fd, size - block + 1);
+      starts += size - block + 1;
+    }
+    Require(!files.empty() && reads_ > 0,
+            "blockreads: no --reads, or no table file of --block_bytes");
+    const uint64_t span_max = (block + 2 * kPage - 1) / kPage * kPage;
+    std::unique_ptr<char, decltype(&std::free)> buffer(
+        static_cast<char*>(std::aligned_alloc(kPage, span_max)), &std::free);
+    SplitMix64 rng(zipf_keys::ThreadSeed64(FLAGS.seed, 0));
+    std::vector<double> micros;
+    uint64_t bytes = 0;
+    for (int64_t n = 0; n < reads_; ++n) {
+      uint64_t offset = rng.Uniform(starts);  // over all files together
+      size_t f = 0;
+      for (; offset >= files[f].second; ++f) offset -= files[f].second;
+      const uint64_t first = offset / kPage * kPage;
+      const uint64_t last = (offset + block + kPage - 1) / kPage * kPage;
+      const auto start = std::chrono::steady_clock::now();
+      const ssize_t got = pread(files[f].first, buffer.get(), last - first,
+                                static_cast<off_t>(first));
+      micros.push_back(std::chrono::duration<double, std::micro>(
+                           std::chrono::steady_clock::now() - start)
+                           .count());
+      if (got < static_cast<ssize_t>(offset + block - first)) {
+        Fail("pread", Status::IOError(got < 0 ? std::strerror(errno) : "EOF"));
+      }
+      bytes += static_cast<uint64_t>(got);
+    }
+    for (const auto& file : files) close(file.first);
+    PrintBlockReads(micros, bytes, files.size());
+  }
+
+  void PrintBlockReads(std::vector<double> micros, uint64_t bytes,
+                       size_t files) {
+    std::sort(micros.begin(), micros.end());
+    auto at = [&micros](double q) {
+      return micros[std::min(micros.size() - 1,
+                             static_cast<size_t>(q * micros.size()))];
+    };
+    double sum = 0;
+    for (double m : micros) sum += m;
+    const double mean = sum / std::max<size_t>(micros.size(), 1);
+    std::fprintf(stdout,
+                 "%zu direct reads of %" PRId64
+                 "-byte blocks over %zu files (%.1f KiB per read): mean "
+                 "%.1f us, p50 %.1f, p99 %.1f, p99.9 %.1f; at most %.0f "
+                 "reads/s in one thread\n",
+                 micros.size(), FLAGS.block_bytes, files,
+                 bytes / 1024.0 / std::max<size_t>(micros.size(), 1), mean,
+                 at(0.5), at(0.99), at(0.999), 1e6 / mean);
+  }
 
   // ---- Library-independent CPU benchmarks ----
 

@@ -46,7 +46,7 @@
 #   mixed-long                  long 50/50 mix [mixed-long]
 #   mixed-split                 inheritance off/on, own loads [mixed-split]
 #   ycsb-c                      workload C, three systems [ycsb-c]
-#   ycsb-c-latency              workload C and read_latency [ycsb-c-latency]
+#   ycsb-c-latency              workload C and db_bench blockreads [ycsb-c-latency]
 #   ycsb-c-final                workload C, four systems [ycsb-c-final]
 #   ycsb-c-summary              the Markdown table of ycsb-c-final's logs
 # Settings of single experiments come from the environment as before:
@@ -652,7 +652,7 @@ exp_ycsb-c-latency() {
     wc_run eval/cl "$UP_LOAD" "$L/r$r-upstream.log" upstream
     wc_run eval/cl "$EBF_LOAD" "$L/r$r-elasticbf.log" elasticbf
     step --scratch=eval/cl --show=. --log="$L/r$r-read-latency.log" \
-      read_latency --reads=20000 --seed="$r"
+      db_bench --benchmarks=blockreads --reads=20000 --seed="$r"
   done
 }
 
