@@ -26,7 +26,6 @@
 // rejects --elastic_bf=1 and implements --direct_io=1 locally with the
 // public Env API (common/direct_io_env.h).
 #include <fcntl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -57,6 +56,7 @@
 #include "common/flags.h"
 #include "common/latency_histogram.h"
 #include "common/proc_stats.h"
+#include "common/store_options.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
@@ -108,9 +108,9 @@ struct Flags {
   int64_t write_buffer_size = 0;
   int64_t max_file_size = 0;
   int64_t block_size = 0;
-  int64_t open_files = 0;
-  int64_t cache_size = -1;  // negative: library default
-  int64_t bloom_bits = -1;  // negative: no filter
+  int64_t max_open_files = 0;  // --open_files
+  int64_t cache_size = -1;     // negative: library default
+  int64_t bloom_bits = -1;     // negative: no filter
   bool compression = true;
   bool use_existing_db = false;
   bool reuse_logs = false;
@@ -162,7 +162,7 @@ const std::vector<bench::Flag>& FlagTable() {
        "Options::max_file_size", 1},
       {"block_size", FlagType::kInt, &FLAGS.block_size, "Options::block_size",
        1},
-      {"open_files", FlagType::kInt, &FLAGS.open_files,
+      {"open_files", FlagType::kInt, &FLAGS.max_open_files,
        "Options::max_open_files (0: default)", 0},
       {"cache_size", FlagType::kInt, &FLAGS.cache_size,
        "block cache bytes (negative: default)"},
@@ -301,7 +301,7 @@ void ParseFlags(int argc, char** argv) {
   FLAGS.write_buffer_size = static_cast<int64_t>(defaults.write_buffer_size);
   FLAGS.max_file_size = static_cast<int64_t>(defaults.max_file_size);
   FLAGS.block_size = static_cast<int64_t>(defaults.block_size);
-  FLAGS.open_files = defaults.max_open_files;
+  FLAGS.max_open_files = defaults.max_open_files;
 #if !defined(LEVELDB_UPSTREAM_BUILD)
   bench::SetElasticDefaults(leveldb::ElasticFilterOptions(), &FLAGS);
   FLAGS.bf_unit_kind = leveldb::ElasticFilterOptions().unit_kind ==
@@ -774,11 +774,13 @@ struct ThreadState {
 class Benchmark {
  public:
   Benchmark()
-      : cache_(FLAGS.cache_size >= 0
-                   ? leveldb::NewLRUCache(static_cast<size_t>(FLAGS.cache_size))
-                   : nullptr),
-        filter_policy_(NewFilterPolicyFromFlags()),
-        env_(bench::ChooseEnv(FLAGS.direct_io)) {}
+      : filter_policy_(NewFilterPolicyFromFlags()),
+        env_(bench::ChooseEnv(FLAGS.direct_io)) {
+    bench::ApplyStoreSettings(FLAGS, &base_options_, &cache_);
+    base_options_.env = &env_;
+    base_options_.filter_policy = filter_policy_;
+    base_options_.reuse_logs = FLAGS.reuse_logs;
+  }
 
   ~Benchmark() {
     delete db_;
@@ -797,7 +799,7 @@ class Benchmark {
       // Only the files are read: the database stays closed and as it is.
       reads_ = FLAGS.reads < 0 ? FLAGS.num : FLAGS.reads;
       for (size_t i = 0; i < plan.size(); i++) BlockReads(nullptr);
-      PrintPeakRss();
+      bench::PrintPeakRss();
       return 0;
     }
     if (FLAGS.use_existing_db) {
@@ -809,7 +811,7 @@ class Benchmark {
     for (const Spec* spec : plan) RunOne(*spec);
     delete db_;
     db_ = nullptr;
-    PrintPeakRss();
+    bench::PrintPeakRss();
     return 0;
   }
 
@@ -867,13 +869,7 @@ class Benchmark {
 
   // Resolves --benchmarks before anything runs, so a typo costs nothing.
   static bool Plan(std::vector<const Spec*>* plan) {
-    const std::string& list = FLAGS.benchmarks;
-    size_t begin = 0;
-    while (begin <= list.size()) {
-      size_t end = list.find(',', begin);
-      if (end == std::string::npos) end = list.size();
-      const std::string name = list.substr(begin, end - begin);
-      begin = end + 1;
+    for (const std::string& name : bench::SplitCommas(FLAGS.benchmarks)) {
       if (name.empty()) continue;
       const Spec* found = nullptr;
       for (const Spec& spec : Specs()) {
@@ -1026,27 +1022,11 @@ class Benchmark {
     return nullptr;
   }
 
-  leveldb::Options DatabaseOptions() {
-    leveldb::Options options;
-    options.env = &env_;
-    options.create_if_missing = !FLAGS.use_existing_db;
-    options.block_cache = cache_;
-    options.write_buffer_size = static_cast<size_t>(FLAGS.write_buffer_size);
-    options.max_file_size = static_cast<size_t>(FLAGS.max_file_size);
-    options.block_size = static_cast<size_t>(FLAGS.block_size);
-    if (FLAGS.open_files > 0) {
-      options.max_open_files = static_cast<int>(FLAGS.open_files);
-    }
-    options.filter_policy = filter_policy_;
-    options.compression = FLAGS.compression ? leveldb::kSnappyCompression
-                                            : leveldb::kNoCompression;
-    options.reuse_logs = FLAGS.reuse_logs;
-    return options;
-  }
-
   void OpenDatabase() {
     warmed_up_ = false;
-    Status s = leveldb::DB::Open(DatabaseOptions(), FLAGS.db, &db_);
+    leveldb::Options options = base_options_;
+    options.create_if_missing = !FLAGS.use_existing_db;
+    Status s = leveldb::DB::Open(options, FLAGS.db, &db_);
     if (!s.ok()) {
       std::fprintf(stderr, "db_bench: cannot open %s: %s\n", FLAGS.db.c_str(),
                    s.ToString().c_str());
@@ -1895,15 +1875,8 @@ class Benchmark {
     std::fprintf(stdout, "CPUCache:   %s\n", cache.c_str());
   }
 
-  static void PrintPeakRss() {
-    struct rusage usage;
-    long peak_kib = 0;
-    if (getrusage(RUSAGE_SELF, &usage) == 0) peak_kib = usage.ru_maxrss;
-    std::fprintf(stdout, "Peak RSS:   %ld KiB\n", peak_kib);
-    std::fflush(stdout);
-  }
-
-  leveldb::Cache* const cache_;
+  leveldb::Cache* cache_ = nullptr;
+  leveldb::Options base_options_;  // from the flags; cache, env, filter
   const leveldb::FilterPolicy* const filter_policy_;
   CountingEnv env_;  // must outlive db_
   leveldb::DB* db_ = nullptr;

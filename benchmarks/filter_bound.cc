@@ -154,15 +154,10 @@ struct Flags {
 // Comma-separated non-negative numbers.
 bool ParseList(const std::string& list, std::vector<double>* out) {
   out->clear();
-  size_t start = 0;
-  while (start <= list.size()) {
-    const size_t comma = std::min(list.find(',', start), list.size());
+  for (const std::string& item : bench::SplitCommas(list)) {
     double x = 0;
-    if (!ParseDouble(list.substr(start, comma - start), &x) || x < 0) {
-      return false;
-    }
+    if (!ParseDouble(item, &x) || x < 0) return false;
     out->push_back(x);
-    start = comma + 1;
   }
   return true;
 }

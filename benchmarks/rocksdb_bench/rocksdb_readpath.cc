@@ -35,7 +35,6 @@
 //
 // This program never links or includes LevelDB (neither this fork nor
 // upstream).
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>  // NOLINT
@@ -304,10 +303,7 @@ class ReadPathBench {
       std::fflush(stdout);
     }
     CloseDb();
-    struct rusage usage;
-    if (getrusage(RUSAGE_SELF, &usage) == 0) {
-      std::printf("Peak RSS:   %ld KiB\n", usage.ru_maxrss);
-    }
+    bench::PrintPeakRss();
     return 0;
   }
 
@@ -315,12 +311,7 @@ class ReadPathBench {
   // Resolves --benchmarks before anything runs, so a typo costs nothing.
   static std::vector<std::string> Plan() {
     std::vector<std::string> plan;
-    size_t begin = 0;
-    while (begin <= FLAGS.benchmarks.size()) {
-      size_t end = FLAGS.benchmarks.find(',', begin);
-      if (end == std::string::npos) end = FLAGS.benchmarks.size();
-      const std::string name = FLAGS.benchmarks.substr(begin, end - begin);
-      begin = end + 1;
+    for (const std::string& name : bench::SplitCommas(FLAGS.benchmarks)) {
       if (name.empty()) continue;
       if (name != "fillunique" && name != "settle" && name != "readzipf" &&
           name != "stats") {
@@ -332,8 +323,6 @@ class ReadPathBench {
     return plan;
   }
 
-  // DB::Open creates the directory, LOCK and LOG even when it then fails
-  // for a missing database: look first, so a mistyped path stays absent.
   static void RequireExistingDb() {
     rocksdb::Status s =
         rocksdb::Env::Default()->FileExists(FLAGS.db + "/CURRENT");
