@@ -110,7 +110,8 @@ struct Flags {
   // ElasticBF run right after its load (segments per level 24, 28, 247,
   // 2556, 77; eval/readpath-24m-d4).
   std::vector<double> levels = {0.0082, 0.0095, 0.0842, 0.8718, 0.0263};
-  uint64_t segment_keys = 8192;
+  // The writer's segment size for the default 4 bits per unit.
+  uint64_t segment_keys = leveldb::SegmentKeysForBits(4);
   int bits_per_unit = 4;
   int units_per_segment = 6;
   uint64_t exact_ranks = 200000000;
