@@ -84,9 +84,7 @@ namespace {
 using leveldb::Slice;
 using leveldb::Status;
 
-// ---------------------------------------------------------------------------
-// Flags
-// ---------------------------------------------------------------------------
+// ---- Flags ----
 
 // What runs when --benchmarks is not given: the classic sequence, with an
 // extra readrandom so compactions triggered by the writes can settle.
@@ -329,45 +327,24 @@ void ParseFlags(int argc, char** argv) {
   }
 }
 
-// ---------------------------------------------------------------------------
-// Data generation
-// ---------------------------------------------------------------------------
+// ---- Data generation ----
 
 using zipf_keys::kKeySize;
 using zipf_keys::Rng;
 using zipf_keys::ScrambledZipfian;
 using zipf_keys::SplitMix64;
 
+using zipf_keys::KeyFormatter;  // keys zero-padded to 16 bytes
+
+Slice AsSlice(std::string_view v) { return Slice(v.data(), v.size()); }
+
 // The shared value pool (zipf_keys.h) at --compression_ratio.
-class ValueSource {
- public:
-  explicit ValueSource(size_t longest_value)
-      : pool_(longest_value, FLAGS.compression_ratio) {}
-  Slice Next(size_t len) {
-    const std::string_view v = pool_.Next(len);
-    return Slice(v.data(), v.size());
-  }
+zipf_keys::ValueSource Values(int64_t longest_value) {
+  return zipf_keys::ValueSource(static_cast<size_t>(longest_value),
+                                FLAGS.compression_ratio);
+}
 
- private:
-  zipf_keys::ValueSource pool_;
-};
-
-// Keys are decimal numbers zero-padded to 16 bytes, so numeric and byte
-// order agree; `suffix` makes keys that are never written.
-class KeyBuffer {
- public:
-  Slice Set(uint64_t k, const char* suffix = "") {
-    const std::string_view key = formatter_.Set(k, suffix);
-    return Slice(key.data(), key.size());
-  }
-
- private:
-  zipf_keys::KeyFormatter formatter_;
-};
-
-// ---------------------------------------------------------------------------
-// Table I/O accounting
-// ---------------------------------------------------------------------------
+// ---- Table I/O accounting ----
 
 // Set by every benchmark thread: reads issued by such a thread are
 // foreground reads (a Get waiting for them); all others (compactions, the
@@ -444,9 +421,7 @@ class CountingEnv final : public leveldb::EnvWrapper {
   TableReadCounters counters_;
 };
 
-// ---------------------------------------------------------------------------
-// Filter memory
-// ---------------------------------------------------------------------------
+// ---- Filter memory ----
 
 // The set of keys of [0, num) the database holds, maintained by this run's
 // writes (one bit per key), so that filter memory can be reported per live
@@ -613,9 +588,7 @@ bool FilterBlockBytes(leveldb::Env* env, const std::string& fname,
   return true;
 }
 
-// ---------------------------------------------------------------------------
-// Measurements
-// ---------------------------------------------------------------------------
+// ---- Measurements ----
 
 // --histogram's report of one benchmark, in microseconds.
 std::string HistogramText(const bench::LatencyHistogram& h) {
@@ -767,9 +740,7 @@ struct ThreadState {
   bench::ClientThreads* const clients;  // all threads of the benchmark
 };
 
-// ---------------------------------------------------------------------------
-// The benchmarks
-// ---------------------------------------------------------------------------
+// ---- The benchmarks ----
 
 class Benchmark {
  public:
@@ -1080,8 +1051,8 @@ class Benchmark {
     if (num_ != FLAGS.num) {
       thread->stats.AddMessage("(" + std::to_string(num_) + " ops)");
     }
-    ValueSource values(static_cast<size_t>(value_size_));
-    KeyBuffer key;
+    auto values = Values(value_size_);
+    KeyFormatter key;
     leveldb::WriteBatch batch;
     int64_t bytes = 0;
     for (int64_t i = share_begin; i < share_end; i += batch_) {
@@ -1094,7 +1065,8 @@ class Benchmark {
         } else {
           k = sequential ? static_cast<uint64_t>(i + j) : RandomKey(thread);
         }
-        batch.Put(key.Set(k), values.Next(static_cast<size_t>(value_size_)));
+        batch.Put(AsSlice(key.Set(k)),
+                  AsSlice(values.Next(static_cast<size_t>(value_size_))));
         live_keys_.Insert(k);
         bytes += value_size_ + kKeySize;
       }
@@ -1109,7 +1081,7 @@ class Benchmark {
   void DeleteRandom(ThreadState* thread) { DoDelete(thread, false); }
 
   void DoDelete(ThreadState* thread, bool sequential) {
-    KeyBuffer key;
+    KeyFormatter key;
     leveldb::WriteBatch batch;
     for (int64_t i = 0; i < num_; i += batch_) {
       batch.Clear();
@@ -1117,7 +1089,7 @@ class Benchmark {
       for (int64_t j = 0; j < count; j++) {
         const uint64_t k =
             sequential ? static_cast<uint64_t>(i + j) : RandomKey(thread);
-        batch.Delete(key.Set(k));
+        batch.Delete(AsSlice(key.Set(k)));
         live_keys_.Erase(k);
       }
       Status s = db_->Write(write_options_, &batch);
@@ -1171,10 +1143,10 @@ class Benchmark {
                const char* suffix) {
     const leveldb::ReadOptions options = BenchReadOptions();
     std::string value;
-    KeyBuffer key;
+    KeyFormatter key;
     int64_t found = 0;
     for (int64_t i = 0; i < reads_; i++) {
-      Status s = db_->Get(options, key.Set(pick(), suffix), &value);
+      Status s = db_->Get(options, AsSlice(key.Set(pick(), suffix)), &value);
       if (s.ok()) {
         found++;
       } else if (!s.IsNotFound()) {
@@ -1205,11 +1177,11 @@ class Benchmark {
 
   void SeekRandom(ThreadState* thread) {
     const leveldb::ReadOptions options = BenchReadOptions();
-    KeyBuffer key;
+    KeyFormatter key;
     int64_t found = 0;
     for (int64_t i = 0; i < reads_; i++) {
       std::unique_ptr<leveldb::Iterator> iter(db_->NewIterator(options));
-      const Slice target = key.Set(RandomKey(thread));
+      const Slice target = AsSlice(key.Set(RandomKey(thread)));
       iter->Seek(target);
       if (iter->Valid() && iter->key() == target) found++;
       thread->stats.FinishedOps(1);
@@ -1266,7 +1238,7 @@ class Benchmark {
   void LookupLoop(ThreadState* thread, const Draw& draw) {
     const leveldb::ReadOptions options = BenchReadOptions();
     std::string value;
-    KeyBuffer key;
+    KeyFormatter key;
     LookupCounts counts;
     for (int64_t i = 0; i < reads_; i++) {
       LookupOnce(draw, options, thread, &key, &value, &counts);
@@ -1278,13 +1250,14 @@ class Benchmark {
   // key next to it), its Get, counted.
   template <typename Draw>
   void LookupOnce(const Draw& draw, const leveldb::ReadOptions& options,
-                  ThreadState* thread, KeyBuffer* key, std::string* value,
+                  ThreadState* thread, KeyFormatter* key, std::string* value,
                   LookupCounts* counts) {
     const zipf_keys::ZipfLookup lookup =
         zipf_keys::NextLookup(draw, FLAGS.zero_lookup_ratio, &thread->rng64);
     Status s = db_->Get(
         options,
-        key->Set(lookup.key, lookup.absent ? zipf_keys::kAbsentSuffix : ""),
+        AsSlice(key->Set(lookup.key,
+                         lookup.absent ? zipf_keys::kAbsentSuffix : "")),
         value);
     if (!s.ok() && !s.IsNotFound()) Fail("get", s);
     counts->Add(s.ok(), lookup.absent);
@@ -1299,18 +1272,19 @@ class Benchmark {
   // a key whose insert is still in flight and miss it.
   void ReadLatest(ThreadState* thread) {
     zipf_keys::Zipfian recency = OrderedZipf();  // this thread's copy grows
-    ValueSource values(static_cast<size_t>(value_size_));
+    auto values = Values(value_size_);
     const leveldb::ReadOptions options = BenchReadOptions();
     std::string value;
-    KeyBuffer key;
+    KeyFormatter key;
     LookupCounts counts;
     int64_t inserts = 0;
     SplitMix64* rng = &thread->rng64;
     for (int64_t i = 0; i < reads_; i++) {
       if (FLAGS.insert_ratio > 0 && rng->NextDouble() < FLAGS.insert_ratio) {
         const uint64_t k = latest_next_.fetch_add(1);
-        Status s = db_->Put(write_options_, key.Set(k),
-                            values.Next(static_cast<size_t>(value_size_)));
+        Status s =
+            db_->Put(write_options_, AsSlice(key.Set(k)),
+                     AsSlice(values.Next(static_cast<size_t>(value_size_))));
         if (!s.ok()) Fail("put", s);
         live_keys_.Insert(k);
         inserts++;
@@ -1362,14 +1336,15 @@ class Benchmark {
     if (FLAGS.warmup_reads <= 0 || warmed_up_) return;
     warmed_up_ = true;
     const leveldb::ReadOptions options = BenchReadOptions();
-    KeyBuffer key;
+    KeyFormatter key;
     std::string value;
     const uint64_t n = static_cast<uint64_t>(FLAGS.warmup_reads);
     const uint64_t space =
         static_cast<uint64_t>(std::max<int64_t>(FLAGS.num, 1));
     const double start = NowMicros();
     for (uint64_t i = 0; i < n; i++) {
-      Status s = db_->Get(options, key.Set(i * space / n, "."), &value);
+      Status s =
+          db_->Get(options, AsSlice(key.Set(i * space / n, ".")), &value);
       if (!s.ok() && !s.IsNotFound()) Fail("warmup get", s);
     }
     std::fprintf(stdout,
@@ -1385,12 +1360,13 @@ class Benchmark {
       ReadRandom(thread);
       return;
     }
-    ValueSource values(static_cast<size_t>(value_size_));
-    KeyBuffer key;
+    auto values = Values(value_size_);
+    KeyFormatter key;
     while (thread->clients->Finished() + 1 < thread->clients->size()) {
       const uint64_t k = RandomKey(thread);
-      Status s = db_->Put(write_options_, key.Set(k),
-                          values.Next(static_cast<size_t>(value_size_)));
+      Status s =
+          db_->Put(write_options_, AsSlice(key.Set(k)),
+                   AsSlice(values.Next(static_cast<size_t>(value_size_))));
       if (!s.ok()) Fail("put", s);
       live_keys_.Insert(k);
     }
@@ -1732,8 +1708,8 @@ class Benchmark {
 
 #if defined(DB_BENCH_HAVE_SNAPPY)
   void SnappyCompress(ThreadState* thread) {
-    ValueSource values(1 << 20);
-    const Slice input = values.Next(4096);
+    auto values = Values(1 << 20);
+    const Slice input = AsSlice(values.Next(4096));
     constexpr int64_t kTotal = int64_t{1} << 30;
     std::string compressed;
     int64_t bytes = 0;
@@ -1752,8 +1728,8 @@ class Benchmark {
   }
 
   void SnappyUncompress(ThreadState* thread) {
-    ValueSource values(1 << 20);
-    const Slice input = values.Next(4096);
+    auto values = Values(1 << 20);
+    const Slice input = AsSlice(values.Next(4096));
     std::string compressed;
     snappy::Compress(input.data(), input.size(), &compressed);
     std::vector<char> output(input.size());
