@@ -26,7 +26,6 @@
 // rejects --elastic_bf=1 and implements --direct_io=1 locally with the
 // public Env API (common/direct_io_env.h).
 #include <fcntl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -40,9 +39,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -53,7 +54,9 @@
 #include "common/crc32c.h"
 #include "common/direct_io_env.h"
 #include "common/flags.h"
+#include "common/latency_histogram.h"
 #include "common/proc_stats.h"
+#include "common/store_options.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
 #include "leveldb/env.h"
@@ -66,7 +69,7 @@
 #include "zipf_keys.h"
 
 #if !defined(LEVELDB_UPSTREAM_BUILD)
-#include "leveldb/direct_io.h"
+#include "common/elastic_settings.h"
 #include "leveldb/elastic_filter.h"
 #include "leveldb/io_stats.h"
 #endif
@@ -81,9 +84,7 @@ namespace {
 using leveldb::Slice;
 using leveldb::Status;
 
-// ---------------------------------------------------------------------------
-// Flags
-// ---------------------------------------------------------------------------
+// ---- Flags ----
 
 // What runs when --benchmarks is not given: the classic sequence, with an
 // extra readrandom so compactions triggered by the writes can settle.
@@ -92,29 +93,28 @@ constexpr const char* kDefaultBenchmarks =
     "readreverse,compact,readrandom,readseq,readreverse,fill100K,crc32c,"
     "snappycomp,snappyuncomp";
 
+// The defaults; ParseFlags takes the database sizes from leveldb::Options
+// and the bf_ ones from ElasticFilterOptions, which these mirror.
 struct Flags {
   std::string benchmarks = kDefaultBenchmarks;
-  int64_t num = 1000000;           // entries to write (and key space size)
-  int64_t reads = -1;              // read operations; negative means num
-  int64_t threads = 1;             // concurrent threads per benchmark
-  int64_t value_size = 100;        // bytes per value
-  double compression_ratio = 0.5;  // target compressed/raw size of values
-  bool histogram = false;          // print latency histograms
-  // Database knobs; the size defaults are filled from leveldb::Options.
+  int64_t num = 1000000;
+  int64_t reads = -1;  // negative: --num
+  int64_t threads = 1;
+  int64_t value_size = 100;
+  double compression_ratio = 0.5;
+  bool histogram = false;
   int64_t write_buffer_size = 0;
   int64_t max_file_size = 0;
   int64_t block_size = 0;
-  int64_t open_files = 0;
-  int64_t cache_size = -1;  // bytes of block cache; negative: library default
-  int64_t bloom_bits = -1;  // bits per key of a Bloom filter; negative: none
-  bool compression = true;  // snappy-compress table blocks
+  int64_t max_open_files = 0;  // --open_files
+  int64_t cache_size = -1;     // negative: library default
+  int64_t bloom_bits = -1;     // negative: no filter
+  bool compression = true;
   bool use_existing_db = false;
   bool reuse_logs = false;
-  std::string db;  // database directory; empty: <test dir>/dbbench
-  // ElasticBF (fork only); ParseFlags sets the bf_ defaults from
-  // ElasticFilterOptions, which these mirror.
+  std::string db;  // empty: <test dir>/dbbench
   bool elastic_bf = false;
-  int64_t bf_bits_per_unit = 0;  // 0: from the budget
+  int64_t bf_bits_per_unit = 0;
   int64_t bf_units = 0;
   int64_t bf_segment_bytes = 0;
   double bf_memory_bits_per_key = 4;
@@ -122,23 +122,21 @@ struct Flags {
   int64_t bf_lifetime = 0;
   int64_t bf_initial_units = 1;
   bool bf_inherit_hotness = false;
-  std::string bf_unit_kind = "ribbon";  // "bloom" or "ribbon"
-  // I/O and read behaviour.
-  bool direct_io = false;    // read table files with O_DIRECT
-  bool io_stats = false;     // print I/O properties after each benchmark
-  bool fill_cache = true;    // ReadOptions::fill_cache of the read benchmarks
-  int64_t warmup_reads = 0;  // unmeasured Gets before the first read bench
-  int64_t timeline_ms = 0;   // sample interval of the timeline; 0: none
-  // readzipf.
-  double zipf = 0.99;              // Zipfian theta, in (0, 1)
-  double zero_lookup_ratio = 0.0;  // share of lookups for absent keys
-  int64_t seed = 0;                // varies every random stream
-  // Key-range locality of readzipf and readlatest (docs/workloads.md).
-  std::string key_dist = "zipf";   // zipf, ordered_zipf, hotspot or latest
-  double hot_data_fraction = 0.2;  // hotspot: share of keys that are hot
-  double hot_op_fraction = 0.8;    // hotspot: share of lookups that hit them
-  double hot_range_start = 0.0;    // hotspot: where the hot range begins
-  double insert_ratio = 0.05;      // readlatest: share of inserts
+  std::string bf_unit_kind = "ribbon";
+  bool direct_io = false;
+  bool io_stats = false;
+  bool fill_cache = true;
+  int64_t warmup_reads = 0;
+  int64_t timeline_ms = 0;
+  int64_t block_bytes = 4096 + 5;  // blockreads: a block and its trailer
+  double zipf = 0.99;
+  double zero_lookup_ratio = 0.0;
+  int64_t seed = 0;
+  std::string key_dist = "zipf";
+  double hot_data_fraction = 0.2;
+  double hot_op_fraction = 0.8;
+  double hot_range_start = 0.0;
+  double insert_ratio = 0.05;
 };
 
 Flags FLAGS;
@@ -148,138 +146,105 @@ using bench::FlagType;
 const std::vector<bench::Flag>& FlagTable() {
   static const std::vector<bench::Flag> table = {
       {"benchmarks", FlagType::kString, &FLAGS.benchmarks,
-       "comma-separated list of benchmarks to run, in order"},
+       "comma-separated benchmarks to run, in order"},
       {"num", FlagType::kInt, &FLAGS.num, "number of entries", 0},
-      {"reads", FlagType::kInt, &FLAGS.reads,
-       "number of reads (negative: --num)"},
-      {"threads", FlagType::kInt, &FLAGS.threads,
-       "threads running each benchmark", 1},
+      {"reads", FlagType::kInt, &FLAGS.reads, "reads (negative: --num)"},
+      {"threads", FlagType::kInt, &FLAGS.threads, "threads per benchmark", 1},
       {"value_size", FlagType::kInt, &FLAGS.value_size, "bytes per value", 0},
       {"compression_ratio", FlagType::kDouble, &FLAGS.compression_ratio,
-       "fraction of its size a value compresses to, in (0, 1]"},
-      {"histogram", FlagType::kBool, &FLAGS.histogram,
-       "print a latency histogram per benchmark"},
+       "share of its size a value compresses to, in (0, 1]"},
+      {"histogram", FlagType::kBool, &FLAGS.histogram, "latency histograms"},
       {"write_buffer_size", FlagType::kInt, &FLAGS.write_buffer_size,
        "Options::write_buffer_size", 1},
       {"max_file_size", FlagType::kInt, &FLAGS.max_file_size,
        "Options::max_file_size", 1},
       {"block_size", FlagType::kInt, &FLAGS.block_size, "Options::block_size",
        1},
-      {"open_files", FlagType::kInt, &FLAGS.open_files,
-       "Options::max_open_files (0: library default)", 0},
+      {"open_files", FlagType::kInt, &FLAGS.max_open_files,
+       "Options::max_open_files (0: default)", 0},
       {"cache_size", FlagType::kInt, &FLAGS.cache_size,
-       "block cache bytes (negative: library default)"},
+       "block cache bytes (negative: default)"},
       {"bloom_bits", FlagType::kInt, &FLAGS.bloom_bits,
-       "Bloom filter bits per key (negative: no filter)"},
-      {"compression", FlagType::kBool, &FLAGS.compression,
-       "snappy-compress table blocks"},
+       "Bloom bits per key (negative: no filter)"},
+      {"compression", FlagType::kBool, &FLAGS.compression, "snappy blocks"},
       {"use_existing_db", FlagType::kBool, &FLAGS.use_existing_db,
-       "reuse the database in --db instead of starting empty"},
+       "keep the database in --db"},
       {"reuse_logs", FlagType::kBool, &FLAGS.reuse_logs, "Options::reuse_logs"},
       {"db", FlagType::kString, &FLAGS.db, "database directory"},
       {"elastic_bf", FlagType::kBool, &FLAGS.elastic_bf,
-       "use ElasticBF filters (fork only; excludes --bloom_bits)"},
+       "ElasticBF filters (fork only; not with --bloom_bits)"},
       {"bf_bits_per_unit", FlagType::kInt, &FLAGS.bf_bits_per_unit,
-       "ElasticFilterOptions::bits_per_unit (0: from the budget)", 0},
+       "ElasticFilterOptions::bits_per_unit", 0},
       {"bf_units", FlagType::kInt, &FLAGS.bf_units,
-       "ElasticFilterOptions::units_per_segment (0: from the budget)", 0},
+       "ElasticFilterOptions::units_per_segment", 0},
       {"bf_segment_bytes", FlagType::kInt, &FLAGS.bf_segment_bytes,
-       "ElasticFilterOptions::segment_bytes (0: one unit per 4 KiB page)", 0},
+       "ElasticFilterOptions::segment_bytes", 0},
       {"bf_memory_bits_per_key", FlagType::kDouble,
        &FLAGS.bf_memory_bits_per_key,
        "ElasticFilterOptions::memory_bits_per_key"},
       {"bf_memory_budget_bytes", FlagType::kInt, &FLAGS.bf_memory_budget_bytes,
-       "ElasticFilterOptions::memory_budget_bytes (0: from bits per key)", 0},
+       "ElasticFilterOptions::memory_budget_bytes", 0},
       {"bf_lifetime", FlagType::kInt, &FLAGS.bf_lifetime,
-       "ElasticFilterOptions::lifetime in Gets (0: automatic)", 0},
+       "ElasticFilterOptions::lifetime", 0},
       {"bf_initial_units", FlagType::kInt, &FLAGS.bf_initial_units,
        "ElasticFilterOptions::initial_units", 0},
       {"bf_inherit_hotness", FlagType::kBool, &FLAGS.bf_inherit_hotness,
        "ElasticFilterOptions::inherit_hotness"},
       {"bf_unit_kind", FlagType::kString, &FLAGS.bf_unit_kind,
        "ElasticFilterOptions::unit_kind: bloom or ribbon"},
-      {"direct_io", FlagType::kBool, &FLAGS.direct_io,
-       "read table files with O_DIRECT (no page cache, no mmap)"},
+      {"direct_io", FlagType::kBool, &FLAGS.direct_io, "O_DIRECT table reads"},
       {"io_stats", FlagType::kBool, &FLAGS.io_stats,
-       "after each benchmark print leveldb.io-stats, leveldb.elasticbf "
-       "(if the library has them) and filter memory"},
+       "I/O, filter and memory figures after each benchmark"},
       {"fill_cache", FlagType::kBool, &FLAGS.fill_cache,
-       "ReadOptions::fill_cache for the read benchmarks"},
+       "ReadOptions::fill_cache of the reads"},
       {"warmup_reads", FlagType::kInt, &FLAGS.warmup_reads,
-       "unmeasured absent-key Gets spread over the key space before the "
-       "first read benchmark on a database (opens its tables)",
-       0},
+       "unmeasured absent-key Gets before the first reads", 0},
+      {"block_bytes", FlagType::kInt, &FLAGS.block_bytes,
+       "blockreads: bytes per read", 1},
       {"timeline_ms", FlagType::kInt, &FLAGS.timeline_ms,
-       "every this many ms of a benchmark print a 'timeline' line: ops, "
-       "table reads and their wait, CPU, files per level, bytes compacted "
-       "(0: none; benchmarks/bench_timeline.h)",
-       0},
-      {"zipf", FlagType::kDouble, &FLAGS.zipf,
-       "Zipfian theta of readzipf, in (0, 1)"},
+       "period of the 'timeline' lines (0: none; bench_timeline.h)", 0},
+      {"zipf", FlagType::kDouble, &FLAGS.zipf, "Zipfian theta, in (0, 1)"},
       {"zero_lookup_ratio", FlagType::kDouble, &FLAGS.zero_lookup_ratio,
-       "share of readzipf lookups for absent keys, in [0, 1]"},
-      {"seed", FlagType::kInt, &FLAGS.seed,
-       "seed of the key generators (same seed, same keys)", 0},
+       "share of readzipf lookups for absent keys"},
+      {"seed", FlagType::kInt, &FLAGS.seed, "seed of the key generators", 0},
       {"key_dist", FlagType::kString, &FLAGS.key_dist,
-       "readzipf keys: zipf (scrambled), ordered_zipf (hot keys first in "
-       "key order), hotspot (one hot key range) or latest (as readlatest)"},
+       "readzipf keys: zipf, ordered_zipf, hotspot or latest"},
       {"hot_data_fraction", FlagType::kDouble, &FLAGS.hot_data_fraction,
-       "hotspot: share of the keys in the hot range, in (0, 1]"},
+       "hotspot: share of the keys that are hot, in (0, 1]"},
       {"hot_op_fraction", FlagType::kDouble, &FLAGS.hot_op_fraction,
-       "hotspot: share of the lookups for the hot range, in (0, 1]"},
+       "hotspot: share of the lookups on them, in (0, 1]"},
       {"hot_range_start", FlagType::kDouble, &FLAGS.hot_range_start,
-       "hotspot: start of the hot range as a share of the key space, in "
-       "[0, 1) (0: the lowest keys, as YCSB)"},
+       "hotspot: where the hot keys start, in [0, 1)"},
       {"insert_ratio", FlagType::kDouble, &FLAGS.insert_ratio,
-       "readlatest: share of operations inserting a key after the largest "
-       "one, in [0, 1)"},
+       "readlatest: share of inserts, in [0, 1)"},
   };
   return table;
 }
 
-[[noreturn]] void FlagError(const std::string& message) {
+// The names --benchmarks takes (Benchmark::Specs).
+std::vector<const char*> BenchmarkNames();
+
+// Exits with `message` unless `ok`.
+void Require(bool ok, const std::string& message) {
+  if (ok) return;
   std::fprintf(stderr, "db_bench: %s (see --help)\n", message.c_str());
   std::exit(1);
 }
 
 void PrintFlagHelp() {
   std::printf("Usage: db_bench [--flag=value]...\n\nFlags:\n");
-  bench::PrintFlags(FlagTable(), 20);
+  bench::PrintFlags(FlagTable(), 22);
+  std::printf("\nBenchmarks:");
+  for (const char* name : BenchmarkNames()) std::printf(" %s", name);
   std::printf(
-      "\nBenchmarks: fillseq fillbatch fillrandom fillunique overwrite "
-      "fillsync fill100K\n  readseq readreverse readrandom readmissing readhot "
-      "readzipf\n  readlatest seekrandom readwhilewriting deleteseq "
-      "deleterandom compact "
-      "settle\n  crc32c snappycomp snappyuncomp stats sstables\n"
-      "\nThe evaluation protocol (docs/direct-io.md) runs e.g.\n"
+      "\n\nThe evaluation protocol (docs/direct-io.md) runs e.g.\n"
       "  --benchmarks=fillunique,readzipf --direct_io=1 --fill_cache=0 "
       "--open_files=100000\n  --zero_lookup_ratio=0.5 --io_stats=1\n");
 }
 
-// Applies one "--name=value" (or "--name" for a boolean) argument.
-void ApplyFlag(const std::string& arg) {
-  bool unknown = false;
-  const std::string error = bench::ApplyFlag(FlagTable(), arg, &unknown);
-  if (!error.empty()) FlagError(error);
-}
-
 #if !defined(LEVELDB_UPSTREAM_BUILD)
 leveldb::ElasticFilterOptions ElasticOptionsFromFlags() {
-  leveldb::ElasticFilterOptions options;
-  // Out-of-range values are clamped only far outside the valid ranges, so
-  // that ValidateElasticFilterOptions still reports them.
-  auto to_int = [](int64_t v) {
-    return static_cast<int>(std::min<int64_t>(v, INT32_MAX));
-  };
-  options.bits_per_unit = to_int(FLAGS.bf_bits_per_unit);
-  options.units_per_segment = to_int(FLAGS.bf_units);
-  options.segment_bytes = static_cast<size_t>(FLAGS.bf_segment_bytes);
-  options.memory_bits_per_key = FLAGS.bf_memory_bits_per_key;
-  options.memory_budget_bytes =
-      static_cast<size_t>(FLAGS.bf_memory_budget_bytes);
-  options.lifetime = static_cast<uint64_t>(FLAGS.bf_lifetime);
-  options.initial_units = to_int(FLAGS.bf_initial_units);
-  options.inherit_hotness = FLAGS.bf_inherit_hotness;
+  leveldb::ElasticFilterOptions options = bench::ElasticOptionsFrom(FLAGS);
   options.unit_kind = FLAGS.bf_unit_kind == "ribbon"
                           ? leveldb::ElasticFilterOptions::UnitKind::kRibbon
                           : leveldb::ElasticFilterOptions::UnitKind::kBloom;
@@ -290,45 +255,43 @@ leveldb::ElasticFilterOptions ElasticOptionsFromFlags() {
 void CheckElasticFlags() {
   if (!FLAGS.elastic_bf) return;
 #if defined(LEVELDB_UPSTREAM_BUILD)
-  std::fprintf(stderr,
-               "db_bench: --elastic_bf=1 is not available in upstream "
-               "LevelDB\n");
-  std::exit(1);
+  Require(false, "--elastic_bf=1 is not available in upstream LevelDB");
 #else
-  if (FLAGS.bloom_bits >= 0) {
-    FlagError("--elastic_bf=1 and --bloom_bits are mutually exclusive");
-  }
-  if (FLAGS.bf_unit_kind != "bloom" && FLAGS.bf_unit_kind != "ribbon") {
-    FlagError("--bf_unit_kind must be bloom or ribbon, not '" +
-              FLAGS.bf_unit_kind + "'");
-  }
+  Require(FLAGS.bloom_bits < 0,
+          "--elastic_bf=1 and --bloom_bits are mutually exclusive");
+  Require(FLAGS.bf_unit_kind == "bloom" || FLAGS.bf_unit_kind == "ribbon",
+          "--bf_unit_kind must be bloom or ribbon, not '" + FLAGS.bf_unit_kind +
+              "'");
   Status s = leveldb::ValidateElasticFilterOptions(ElasticOptionsFromFlags());
-  if (!s.ok()) FlagError("bad ElasticBF flags: " + s.ToString());
+  Require(s.ok(), "bad ElasticBF flags: " + s.ToString());
 #endif
 }
 
-// The flags of --key_dist and of its distributions.
-void CheckLocalityFlags() {
-  zipf_keys::KeyDist dist;
-  if (!zipf_keys::ParseKeyDist(FLAGS.key_dist, &dist)) {
-    FlagError(
-        "--key_dist must be zipf, ordered_zipf, hotspot or latest, "
-        "not '" +
-        FLAGS.key_dist + "'");
-  }
+void CheckFlagRanges() {
   auto in_unit = [](double x) { return x > 0.0 && x <= 1.0; };
-  if (!in_unit(FLAGS.hot_data_fraction)) {
-    FlagError("--hot_data_fraction must be in (0, 1]");
-  }
-  if (!in_unit(FLAGS.hot_op_fraction)) {
-    FlagError("--hot_op_fraction must be in (0, 1]");
-  }
-  if (!(FLAGS.hot_range_start >= 0.0 && FLAGS.hot_range_start < 1.0)) {
-    FlagError("--hot_range_start must be in [0, 1)");
-  }
-  if (!(FLAGS.insert_ratio >= 0.0 && FLAGS.insert_ratio < 1.0)) {
-    FlagError("--insert_ratio must be in [0, 1)");
-  }
+  auto in_unit_open = [](double x) { return x >= 0.0 && x < 1.0; };
+  zipf_keys::KeyDist dist;
+  Require(zipf_keys::ParseKeyDist(FLAGS.key_dist, &dist),
+          "--key_dist must be zipf, ordered_zipf, hotspot or latest, not '" +
+              FLAGS.key_dist + "'");
+  Require(in_unit(FLAGS.hot_data_fraction),
+          "--hot_data_fraction must be in (0, 1]");
+  Require(in_unit(FLAGS.hot_op_fraction),
+          "--hot_op_fraction must be in (0, 1]");
+  Require(in_unit_open(FLAGS.hot_range_start),
+          "--hot_range_start must be in [0, 1)");
+  Require(in_unit_open(FLAGS.insert_ratio), "--insert_ratio must be in [0, 1)");
+  Require(in_unit(FLAGS.compression_ratio),
+          "--compression_ratio must be in (0, 1]");
+  Require(FLAGS.num <= INT32_MAX && FLAGS.reads <= INT32_MAX &&
+              FLAGS.warmup_reads <= INT32_MAX,
+          "--num, --reads and --warmup_reads must fit in 31 bits");
+  Require(FLAGS.threads <= 1024, "--threads must be at most 1024");
+  Require(FLAGS.value_size <= (64 << 20),
+          "--value_size must be at most 64 MiB");
+  Require(FLAGS.zipf > 0.0 && FLAGS.zipf < 1.0, "--zipf must be in (0, 1)");
+  Require(FLAGS.zero_lookup_ratio >= 0.0 && FLAGS.zero_lookup_ratio <= 1.0,
+          "--zero_lookup_ratio must be in [0, 1]");
 }
 
 void ParseFlags(int argc, char** argv) {
@@ -336,19 +299,10 @@ void ParseFlags(int argc, char** argv) {
   FLAGS.write_buffer_size = static_cast<int64_t>(defaults.write_buffer_size);
   FLAGS.max_file_size = static_cast<int64_t>(defaults.max_file_size);
   FLAGS.block_size = static_cast<int64_t>(defaults.block_size);
-  FLAGS.open_files = defaults.max_open_files;
+  FLAGS.max_open_files = defaults.max_open_files;
 #if !defined(LEVELDB_UPSTREAM_BUILD)
-  const leveldb::ElasticFilterOptions elastic_defaults;
-  FLAGS.bf_bits_per_unit = elastic_defaults.bits_per_unit;
-  FLAGS.bf_units = elastic_defaults.units_per_segment;
-  FLAGS.bf_segment_bytes = static_cast<int64_t>(elastic_defaults.segment_bytes);
-  FLAGS.bf_memory_bits_per_key = elastic_defaults.memory_bits_per_key;
-  FLAGS.bf_memory_budget_bytes =
-      static_cast<int64_t>(elastic_defaults.memory_budget_bytes);
-  FLAGS.bf_lifetime = static_cast<int64_t>(elastic_defaults.lifetime);
-  FLAGS.bf_initial_units = elastic_defaults.initial_units;
-  FLAGS.bf_inherit_hotness = elastic_defaults.inherit_hotness;
-  FLAGS.bf_unit_kind = elastic_defaults.unit_kind ==
+  bench::SetElasticDefaults(leveldb::ElasticFilterOptions(), &FLAGS);
+  FLAGS.bf_unit_kind = leveldb::ElasticFilterOptions().unit_kind ==
                                leveldb::ElasticFilterOptions::UnitKind::kRibbon
                            ? "ribbon"
                            : "bloom";
@@ -359,76 +313,38 @@ void ParseFlags(int argc, char** argv) {
       PrintFlagHelp();
       std::exit(0);
     }
-    ApplyFlag(arg);
+    bool unknown = false;
+    const std::string error = bench::ApplyFlag(FlagTable(), arg, &unknown);
+    Require(error.empty(), error);
   }
-  if (!(FLAGS.compression_ratio > 0.0 && FLAGS.compression_ratio <= 1.0)) {
-    FlagError("--compression_ratio must be in (0, 1]");
-  }
-  if (FLAGS.num > INT32_MAX || FLAGS.reads > INT32_MAX) {
-    FlagError("--num and --reads must fit in 31 bits");
-  }
-  if (FLAGS.threads > 1024) FlagError("--threads must be at most 1024");
-  if (FLAGS.value_size > (64 << 20)) {
-    FlagError("--value_size must be at most 64 MiB");
-  }
-  if (!(FLAGS.zipf > 0.0 && FLAGS.zipf < 1.0)) {
-    FlagError("--zipf must be in (0, 1)");
-  }
-  if (!(FLAGS.zero_lookup_ratio >= 0.0 && FLAGS.zero_lookup_ratio <= 1.0)) {
-    FlagError("--zero_lookup_ratio must be in [0, 1]");
-  }
-  CheckLocalityFlags();
-  if (FLAGS.warmup_reads > INT32_MAX) {
-    FlagError("--warmup_reads must fit in 31 bits");
-  }
+  CheckFlagRanges();
   CheckElasticFlags();
   if (FLAGS.db.empty()) {
     std::string dir;
     Status s = leveldb::Env::Default()->GetTestDirectory(&dir);
-    if (!s.ok()) FlagError("no --db given and " + s.ToString());
+    Require(s.ok(), "no --db given and " + s.ToString());
     FLAGS.db = dir + "/dbbench";
   }
 }
 
-// ---------------------------------------------------------------------------
-// Data generation
-// ---------------------------------------------------------------------------
+// ---- Data generation ----
 
 using zipf_keys::kKeySize;
 using zipf_keys::Rng;
 using zipf_keys::ScrambledZipfian;
 using zipf_keys::SplitMix64;
 
+using zipf_keys::KeyFormatter;  // keys zero-padded to 16 bytes
+
+Slice AsSlice(std::string_view v) { return Slice(v.data(), v.size()); }
+
 // The shared value pool (zipf_keys.h) at --compression_ratio.
-class ValueSource {
- public:
-  explicit ValueSource(size_t longest_value)
-      : pool_(longest_value, FLAGS.compression_ratio) {}
-  Slice Next(size_t len) {
-    const std::string_view v = pool_.Next(len);
-    return Slice(v.data(), v.size());
-  }
+zipf_keys::ValueSource Values(int64_t longest_value) {
+  return zipf_keys::ValueSource(static_cast<size_t>(longest_value),
+                                FLAGS.compression_ratio);
+}
 
- private:
-  zipf_keys::ValueSource pool_;
-};
-
-// Keys are decimal numbers zero-padded to 16 bytes, so numeric and byte
-// order agree; `suffix` makes keys that are never written.
-class KeyBuffer {
- public:
-  Slice Set(uint64_t k, const char* suffix = "") {
-    const std::string_view key = formatter_.Set(k, suffix);
-    return Slice(key.data(), key.size());
-  }
-
- private:
-  zipf_keys::KeyFormatter formatter_;
-};
-
-// ---------------------------------------------------------------------------
-// Table I/O accounting
-// ---------------------------------------------------------------------------
+// ---- Table I/O accounting ----
 
 // Set by every benchmark thread: reads issued by such a thread are
 // foreground reads (a Get waiting for them); all others (compactions, the
@@ -461,29 +377,26 @@ class CountingRandomAccessFile final : public leveldb::RandomAccessFile {
 
   Status Read(uint64_t offset, size_t n, Slice* result,
               char* scratch) const override {
-    if (!t_benchmark_thread) return CountBackground(offset, n, result, scratch);
-    const auto start = std::chrono::steady_clock::now();
+    const bool foreground = t_benchmark_thread;
+    const auto start = foreground ? std::chrono::steady_clock::now()
+                                  : std::chrono::steady_clock::time_point();
     Status s = target_->Read(offset, n, result, scratch);
+    const uint64_t bytes = s.ok() ? result->size() : 0;
+    constexpr auto kRelaxed = std::memory_order_relaxed;
+    if (!foreground) {
+      counters_->background_reads.fetch_add(1, kRelaxed);
+      counters_->background_bytes.fetch_add(bytes, kRelaxed);
+      return s;
+    }
     const auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
         std::chrono::steady_clock::now() - start);
-    counters_->foreground_nanos.fetch_add(nanos.count(),
-                                          std::memory_order_relaxed);
-    const uint64_t bytes = s.ok() ? result->size() : 0;
-    counters_->foreground_reads.fetch_add(1, std::memory_order_relaxed);
-    counters_->foreground_bytes.fetch_add(bytes, std::memory_order_relaxed);
+    counters_->foreground_nanos.fetch_add(nanos.count(), kRelaxed);
+    counters_->foreground_reads.fetch_add(1, kRelaxed);
+    counters_->foreground_bytes.fetch_add(bytes, kRelaxed);
     return s;
   }
 
  private:
-  Status CountBackground(uint64_t offset, size_t n, Slice* result,
-                         char* scratch) const {
-    Status s = target_->Read(offset, n, result, scratch);
-    const uint64_t bytes = s.ok() ? result->size() : 0;
-    counters_->background_reads.fetch_add(1, std::memory_order_relaxed);
-    counters_->background_bytes.fetch_add(bytes, std::memory_order_relaxed);
-    return s;
-  }
-
   const std::unique_ptr<leveldb::RandomAccessFile> target_;
   TableReadCounters* const counters_;
 };
@@ -508,19 +421,7 @@ class CountingEnv final : public leveldb::EnvWrapper {
   TableReadCounters counters_;
 };
 
-// The Env that --direct_io selects, before counting.
-leveldb::Env* BaseEnv() {
-  if (!FLAGS.direct_io) return leveldb::Env::Default();
-#if defined(LEVELDB_UPSTREAM_BUILD)
-  return bench::LocalDirectIOEnv();
-#else
-  return leveldb::DirectIOEnv();
-#endif
-}
-
-// ---------------------------------------------------------------------------
-// Filter memory
-// ---------------------------------------------------------------------------
+// ---- Filter memory ----
 
 // The set of keys of [0, num) the database holds, maintained by this run's
 // writes (one bit per key), so that filter memory can be reported per live
@@ -687,140 +588,22 @@ bool FilterBlockBytes(leveldb::Env* env, const std::string& fname,
   return true;
 }
 
-// The approximation of upstream's filter memory from the workload alone
-// (no file access): one filter per 2 KiB of table data, each at least 64
-// bits, plus a 4-byte offset per filter. Data bytes per entry are the
-// internal key (key + 8), the value after compression and ~3 bytes of
-// block entry header. Rough by construction; FilterBlockBytes() measures.
-double EstimatedUpstreamFilterBytes(int64_t entries, int64_t value_size,
-                                    int bits_per_key) {
-  if (entries <= 0 || bits_per_key < 0) return 0;
-  const double stored_value = FLAGS.compression
-                                  ? value_size * FLAGS.compression_ratio
-                                  : static_cast<double>(value_size);
-  const double entry_bytes = kKeySize + 8 + stored_value + 3;
-  const double data_bytes = entries * entry_bytes;
-  const double filters = std::ceil(data_bytes / 2048);
-  const double keys_per_filter = 2048 / entry_bytes;
-  const double filter_bits = std::max(64.0, keys_per_filter * bits_per_key);
-  return filters * (std::ceil(filter_bits / 8) + 4);
+// ---- Measurements ----
+
+// --histogram's report of one benchmark, in microseconds.
+std::string HistogramText(const bench::LatencyHistogram& h) {
+  char text[400];
+  std::snprintf(text, sizeof(text),
+                "Count: %" PRIu64
+                "  Average: %.4f  Min: %.4f  Max: %.4f\n"
+                "Percentiles: P50: %.2f P75: %.2f P99: %.2f P99.9: %.2f "
+                "P99.99: %.2f\n",
+                h.count(), h.Average() / 1e3, h.min() / 1e3, h.max() / 1e3,
+                h.Percentile(50) / 1e3, h.Percentile(75) / 1e3,
+                h.Percentile(99) / 1e3, h.Percentile(99.9) / 1e3,
+                h.Percentile(99.99) / 1e3);
+  return text;
 }
-
-// ---------------------------------------------------------------------------
-// Measurements
-// ---------------------------------------------------------------------------
-
-// Latency histogram over fixed, roughly logarithmic buckets.
-class LatencyHistogram {
- public:
-  LatencyHistogram() : counts_(Limits().size(), 0) {}
-
-  void Add(double micros) {
-    const std::vector<double>& limits = Limits();
-    size_t b = static_cast<size_t>(
-        std::upper_bound(limits.begin(), limits.end(), micros) -
-        limits.begin());
-    if (b >= limits.size()) b = limits.size() - 1;
-    counts_[b]++;
-    count_++;
-    sum_ += micros;
-    sum_squares_ += micros * micros;
-    min_ = std::min(min_, micros);
-    max_ = std::max(max_, micros);
-  }
-
-  void Merge(const LatencyHistogram& other) {
-    for (size_t i = 0; i < counts_.size(); i++) counts_[i] += other.counts_[i];
-    count_ += other.count_;
-    sum_ += other.sum_;
-    sum_squares_ += other.sum_squares_;
-    min_ = std::min(min_, other.min_);
-    max_ = std::max(max_, other.max_);
-  }
-
-  std::string ToString() const {
-    if (count_ == 0) return "(no samples)\n";
-    std::string out;
-    char line[200];
-    const double mean = sum_ / count_;
-    const double variance = std::max(0.0, sum_squares_ / count_ - mean * mean);
-    std::snprintf(line, sizeof(line),
-                  "Count: %.0f  Average: %.4f  StdDev: %.2f\n", count_, mean,
-                  std::sqrt(variance));
-    out += line;
-    std::snprintf(line, sizeof(line), "Min: %.4f  Median: %.4f  Max: %.4f\n",
-                  min_, Percentile(50), max_);
-    out += line;
-    std::snprintf(line, sizeof(line),
-                  "Percentiles: P50: %.2f P75: %.2f P99: %.2f P99.9: %.2f "
-                  "P99.99: %.2f\n",
-                  Percentile(50), Percentile(75), Percentile(99),
-                  Percentile(99.9), Percentile(99.99));
-    out += line;
-    out += std::string(60, '-') + "\n";
-    const std::vector<double>& limits = Limits();
-    double cumulative = 0;
-    for (size_t b = 0; b < counts_.size(); b++) {
-      if (counts_[b] == 0) continue;
-      cumulative += counts_[b];
-      const double share = 100.0 * counts_[b] / count_;
-      const double lower = b == 0 ? 0.0 : limits[b - 1];
-      std::snprintf(line, sizeof(line),
-                    "[ %9.0f, %9.0f ) %9" PRIu64 " %7.3f%% %7.3f%% ", lower,
-                    limits[b], counts_[b], share, 100.0 * cumulative / count_);
-      out += line;
-      out += std::string(static_cast<size_t>(share / 5 + 0.5), '#');
-      out += "\n";
-    }
-    return out;
-  }
-
- private:
-  // Upper bounds (exclusive) of the buckets: 1, 2, ..., 9, 10, 12, ... in
-  // steps that are about a fifth of each decade, up to 10^10 microseconds.
-  static const std::vector<double>& Limits() {
-    static const std::vector<double> limits = [] {
-      static const double kSteps[] = {1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0,
-                                      3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0};
-      std::vector<double> v;
-      for (double decade = 1; decade < 1e10; decade *= 10) {
-        for (double step : kSteps) {
-          const double limit = std::round(step * decade);
-          if (v.empty() || limit > v.back()) v.push_back(limit);
-        }
-      }
-      v.push_back(1e300);
-      return v;
-    }();
-    return limits;
-  }
-
-  // Value below which p percent of the samples fall, interpolating
-  // linearly inside the bucket that holds it.
-  double Percentile(double p) const {
-    const std::vector<double>& limits = Limits();
-    const double threshold = count_ * (p / 100.0);
-    double seen = 0;
-    for (size_t b = 0; b < counts_.size(); b++) {
-      if (counts_[b] == 0) continue;
-      if (seen + counts_[b] >= threshold) {
-        const double lower = b == 0 ? 0.0 : limits[b - 1];
-        const double upper = std::min(limits[b], max_);
-        const double fraction = (threshold - seen) / counts_[b];
-        return std::max(min_, lower + (upper - lower) * fraction);
-      }
-      seen += counts_[b];
-    }
-    return max_;
-  }
-
-  std::vector<uint64_t> counts_;
-  double count_ = 0;
-  double sum_ = 0;
-  double sum_squares_ = 0;
-  double min_ = 1e300;
-  double max_ = 0;
-};
 
 double NowMicros() {
   return static_cast<double>(leveldb::Env::Default()->NowMicros());
@@ -843,7 +626,7 @@ class Stats {
     done_ = 0;
     bytes_ = 0;
     next_report_ = 100;
-    hist_ = LatencyHistogram();
+    hist_ = bench::LatencyHistogram();
     message_.clear();
   }
 
@@ -867,7 +650,7 @@ class Stats {
   void FinishedOps(int64_t n) {
     if (FLAGS.histogram) {
       const double now = NowMicros();
-      hist_.Add(now - last_op_finish_);
+      hist_.Add(static_cast<uint64_t>((now - last_op_finish_) * 1e3));
       last_op_finish_ = now;
     }
     done_ += n;
@@ -925,7 +708,7 @@ class Stats {
     bench::PrintRunLine(name.c_str(), seconds_ * 1e6 / ops, extra);
     if (FLAGS.histogram) {
       std::fprintf(stdout, "Microseconds per op:\n%s\n",
-                   hist_.ToString().c_str());
+                   HistogramText(hist_).c_str());
     }
     std::fflush(stdout);
   }
@@ -939,7 +722,7 @@ class Stats {
   int64_t bytes_ = 0;
   int64_t next_report_ = 100;
   std::atomic<int64_t>* progress_ = nullptr;
-  LatencyHistogram hist_;
+  bench::LatencyHistogram hist_;  // nanoseconds
   std::string message_;
 };
 
@@ -957,18 +740,18 @@ struct ThreadState {
   bench::ClientThreads* const clients;  // all threads of the benchmark
 };
 
-// ---------------------------------------------------------------------------
-// The benchmarks
-// ---------------------------------------------------------------------------
+// ---- The benchmarks ----
 
 class Benchmark {
  public:
   Benchmark()
-      : cache_(FLAGS.cache_size >= 0
-                   ? leveldb::NewLRUCache(static_cast<size_t>(FLAGS.cache_size))
-                   : nullptr),
-        filter_policy_(NewFilterPolicyFromFlags()),
-        env_(BaseEnv()) {}
+      : filter_policy_(NewFilterPolicyFromFlags()),
+        env_(bench::ChooseEnv(FLAGS.direct_io)) {
+    bench::ApplyStoreSettings(FLAGS, &base_options_, &cache_);
+    base_options_.env = &env_;
+    base_options_.filter_policy = filter_policy_;
+    base_options_.reuse_logs = FLAGS.reuse_logs;
+  }
 
   ~Benchmark() {
     delete db_;
@@ -981,6 +764,15 @@ class Benchmark {
     std::vector<const Spec*> plan;
     if (!Plan(&plan)) return 1;
     PrintHeader();
+    if (std::all_of(plan.begin(), plan.end(), [](const Spec* spec) {
+          return spec->method == &Benchmark::BlockReads;
+        })) {
+      // Only the files are read: the database stays closed and as it is.
+      reads_ = FLAGS.reads < 0 ? FLAGS.num : FLAGS.reads;
+      for (size_t i = 0; i < plan.size(); i++) BlockReads(nullptr);
+      bench::PrintPeakRss();
+      return 0;
+    }
     if (FLAGS.use_existing_db) {
       live_keys_.MarkUnknown();
     } else {
@@ -990,7 +782,7 @@ class Benchmark {
     for (const Spec* spec : plan) RunOne(*spec);
     delete db_;
     db_ = nullptr;
-    PrintPeakRss();
+    bench::PrintPeakRss();
     return 0;
   }
 
@@ -1000,73 +792,55 @@ class Benchmark {
   // How a named benchmark runs. Add a row to Specs() for a new benchmark.
   struct Spec {
     const char* name;
-    Method method;  // run on each thread; nullptr for `inline_run`
-    void (Benchmark::*inline_run)();  // runs once on the main thread
-    bool fresh_db;                    // start from an empty database
-    int64_t num_divisor;              // run --num / num_divisor operations
-    int64_t value_size;               // 0: --value_size
-    int batch;                        // operations per write batch
-    bool sync;                        // WriteOptions::sync
-    int extra_threads;  // threads beyond --threads (e.g. a writer)
+    Method method;            // run on each thread, or once if run_inline
+    bool fresh_db = false;    // start from an empty database
+    bool run_inline = false;  // once, on the main thread (state: nullptr)
+    int64_t num_divisor = 1;  // run --num / num_divisor operations
+    int64_t value_size = 0;   // 0: --value_size
+    int batch = 1;            // operations per write batch
+    bool sync = false;        // WriteOptions::sync
+    int extra_threads = 0;    // threads beyond --threads (e.g. a writer)
   };
 
   static const std::vector<Spec>& Specs() {
+    using B = Benchmark;
     static const std::vector<Spec> specs = {
-        {"fillseq", &Benchmark::WriteSeq, nullptr, true, 1, 0, 1, false, 0},
-        {"fillbatch", &Benchmark::WriteSeq, nullptr, true, 1, 0, 1000, false,
-         0},
-        {"fillrandom", &Benchmark::WriteRandom, nullptr, true, 1, 0, 1, false,
-         0},
-        {"fillunique", &Benchmark::WriteUnique, nullptr, true, 1, 0, 1, false,
-         0},
-        {"overwrite", &Benchmark::WriteRandom, nullptr, false, 1, 0, 1, false,
-         0},
-        {"fillsync", &Benchmark::WriteRandom, nullptr, true, 1000, 0, 1, true,
-         0},
-        {"fill100K", &Benchmark::WriteRandom, nullptr, true, 1000, 100 * 1000,
-         1, false, 0},
-        {"readseq", &Benchmark::ReadSequential, nullptr, false, 1, 0, 1, false,
-         0},
-        {"readreverse", &Benchmark::ReadReverse, nullptr, false, 1, 0, 1, false,
-         0},
-        {"readrandom", &Benchmark::ReadRandom, nullptr, false, 1, 0, 1, false,
-         0},
-        {"readmissing", &Benchmark::ReadMissing, nullptr, false, 1, 0, 1, false,
-         0},
-        {"readhot", &Benchmark::ReadHot, nullptr, false, 1, 0, 1, false, 0},
-        {"readzipf", &Benchmark::ReadZipf, nullptr, false, 1, 0, 1, false, 0},
-        {"readlatest", &Benchmark::ReadLatest, nullptr, false, 1, 0, 1, false,
-         0},
-        {"seekrandom", &Benchmark::SeekRandom, nullptr, false, 1, 0, 1, false,
-         0},
-        {"readwhilewriting", &Benchmark::ReadWhileWriting, nullptr, false, 1, 0,
-         1, false, 1},
-        {"deleteseq", &Benchmark::DeleteSeq, nullptr, false, 1, 0, 1, false, 0},
-        {"deleterandom", &Benchmark::DeleteRandom, nullptr, false, 1, 0, 1,
-         false, 0},
-        {"compact", nullptr, &Benchmark::Compact, false, 1, 0, 1, false, 0},
-        {"settle", nullptr, &Benchmark::Settle, false, 1, 0, 1, false, 0},
-        {"crc32c", &Benchmark::Crc32cBench, nullptr, false, 1, 0, 1, false, 0},
-        {"snappycomp", &Benchmark::SnappyCompress, nullptr, false, 1, 0, 1,
-         false, 0},
-        {"snappyuncomp", &Benchmark::SnappyUncompress, nullptr, false, 1, 0, 1,
-         false, 0},
-        {"stats", nullptr, &Benchmark::PrintStats, false, 1, 0, 1, false, 0},
-        {"sstables", nullptr, &Benchmark::PrintSSTables, false, 1, 0, 1, false,
-         0},
+        {"fillseq", &B::WriteSeq, true},
+        {"fillbatch", &B::WriteSeq, true, false, 1, 0, 1000},
+        {"fillrandom", &B::WriteRandom, true},
+        {"fillunique", &B::WriteUnique, true},
+        {"overwrite", &B::WriteRandom},
+        {"fillsync", &B::WriteRandom, true, false, 1000, 0, 1, true},
+        {"fill100K", &B::WriteRandom, true, false, 1000, 100 * 1000},
+        {"readseq", &B::ReadSequential},
+        {"readreverse", &B::ReadReverse},
+        {"readrandom", &B::ReadRandom},
+        {"readmissing", &B::ReadMissing},
+        {"readhot", &B::ReadHot},
+        {"readzipf", &B::ReadZipf},
+        {"readlatest", &B::ReadLatest},
+        {"seekrandom", &B::SeekRandom},
+        {"readwhilewriting", &B::ReadWhileWriting, false, false, 1, 0, 1, false,
+         1},
+        {"deleteseq", &B::DeleteSeq},
+        {"deleterandom", &B::DeleteRandom},
+        {"compact", &B::Compact, false, true},
+        {"settle", &B::Settle, false, true},
+        {"crc32c", &B::Crc32cBench},
+        {"snappycomp", &B::SnappyCompress},
+        {"snappyuncomp", &B::SnappyUncompress},
+        {"stats", &B::PrintStats, false, true},
+        {"sstables", &B::PrintSSTables, false, true},
+        {"blockreads", &B::BlockReads, false, true},
     };
     return specs;
   }
 
+  friend std::vector<const char*> BenchmarkNames();
+
   // Resolves --benchmarks before anything runs, so a typo costs nothing.
   static bool Plan(std::vector<const Spec*>* plan) {
-    const std::string& list = FLAGS.benchmarks;
-    size_t begin = 0;
-    while (begin <= list.size()) {
-      size_t end = list.find(',', begin);
-      if (end == std::string::npos) end = list.size();
-      const std::string name = list.substr(begin, end - begin);
-      begin = end + 1;
+    for (const std::string& name : bench::SplitCommas(FLAGS.benchmarks)) {
       if (name.empty()) continue;
       const Spec* found = nullptr;
       for (const Spec& spec : Specs()) {
@@ -1108,10 +882,10 @@ class Benchmark {
     if (is_read) Warmup();
     if (spec.method == &Benchmark::WriteUnique) PrepareUniqueOrder();
     ResetCounters();
-    if (spec.inline_run != nullptr) {
-      (this->*spec.inline_run)();
+    if (spec.run_inline) {
+      (this->*spec.method)(nullptr);
       // Only "compact" does I/O worth reporting among the inline runs.
-      if (FLAGS.io_stats && spec.inline_run == &Benchmark::Compact) {
+      if (FLAGS.io_stats && spec.method == &Benchmark::Compact) {
         SnapshotTableReads();
         ReportIoStats(spec.name);
       }
@@ -1219,27 +993,11 @@ class Benchmark {
     return nullptr;
   }
 
-  leveldb::Options DatabaseOptions() {
-    leveldb::Options options;
-    options.env = &env_;
-    options.create_if_missing = !FLAGS.use_existing_db;
-    options.block_cache = cache_;
-    options.write_buffer_size = static_cast<size_t>(FLAGS.write_buffer_size);
-    options.max_file_size = static_cast<size_t>(FLAGS.max_file_size);
-    options.block_size = static_cast<size_t>(FLAGS.block_size);
-    if (FLAGS.open_files > 0) {
-      options.max_open_files = static_cast<int>(FLAGS.open_files);
-    }
-    options.filter_policy = filter_policy_;
-    options.compression = FLAGS.compression ? leveldb::kSnappyCompression
-                                            : leveldb::kNoCompression;
-    options.reuse_logs = FLAGS.reuse_logs;
-    return options;
-  }
-
   void OpenDatabase() {
     warmed_up_ = false;
-    Status s = leveldb::DB::Open(DatabaseOptions(), FLAGS.db, &db_);
+    leveldb::Options options = base_options_;
+    options.create_if_missing = !FLAGS.use_existing_db;
+    Status s = leveldb::DB::Open(options, FLAGS.db, &db_);
     if (!s.ok()) {
       std::fprintf(stderr, "db_bench: cannot open %s: %s\n", FLAGS.db.c_str(),
                    s.ToString().c_str());
@@ -1293,8 +1051,8 @@ class Benchmark {
     if (num_ != FLAGS.num) {
       thread->stats.AddMessage("(" + std::to_string(num_) + " ops)");
     }
-    ValueSource values(static_cast<size_t>(value_size_));
-    KeyBuffer key;
+    auto values = Values(value_size_);
+    KeyFormatter key;
     leveldb::WriteBatch batch;
     int64_t bytes = 0;
     for (int64_t i = share_begin; i < share_end; i += batch_) {
@@ -1307,7 +1065,8 @@ class Benchmark {
         } else {
           k = sequential ? static_cast<uint64_t>(i + j) : RandomKey(thread);
         }
-        batch.Put(key.Set(k), values.Next(static_cast<size_t>(value_size_)));
+        batch.Put(AsSlice(key.Set(k)),
+                  AsSlice(values.Next(static_cast<size_t>(value_size_))));
         live_keys_.Insert(k);
         bytes += value_size_ + kKeySize;
       }
@@ -1322,7 +1081,7 @@ class Benchmark {
   void DeleteRandom(ThreadState* thread) { DoDelete(thread, false); }
 
   void DoDelete(ThreadState* thread, bool sequential) {
-    KeyBuffer key;
+    KeyFormatter key;
     leveldb::WriteBatch batch;
     for (int64_t i = 0; i < num_; i += batch_) {
       batch.Clear();
@@ -1330,7 +1089,7 @@ class Benchmark {
       for (int64_t j = 0; j < count; j++) {
         const uint64_t k =
             sequential ? static_cast<uint64_t>(i + j) : RandomKey(thread);
-        batch.Delete(key.Set(k));
+        batch.Delete(AsSlice(key.Set(k)));
         live_keys_.Erase(k);
       }
       Status s = db_->Write(write_options_, &batch);
@@ -1384,10 +1143,10 @@ class Benchmark {
                const char* suffix) {
     const leveldb::ReadOptions options = BenchReadOptions();
     std::string value;
-    KeyBuffer key;
+    KeyFormatter key;
     int64_t found = 0;
     for (int64_t i = 0; i < reads_; i++) {
-      Status s = db_->Get(options, key.Set(pick(), suffix), &value);
+      Status s = db_->Get(options, AsSlice(key.Set(pick(), suffix)), &value);
       if (s.ok()) {
         found++;
       } else if (!s.IsNotFound()) {
@@ -1418,11 +1177,11 @@ class Benchmark {
 
   void SeekRandom(ThreadState* thread) {
     const leveldb::ReadOptions options = BenchReadOptions();
-    KeyBuffer key;
+    KeyFormatter key;
     int64_t found = 0;
     for (int64_t i = 0; i < reads_; i++) {
       std::unique_ptr<leveldb::Iterator> iter(db_->NewIterator(options));
-      const Slice target = key.Set(RandomKey(thread));
+      const Slice target = AsSlice(key.Set(RandomKey(thread)));
       iter->Seek(target);
       if (iter->Valid() && iter->key() == target) found++;
       thread->stats.FinishedOps(1);
@@ -1479,7 +1238,7 @@ class Benchmark {
   void LookupLoop(ThreadState* thread, const Draw& draw) {
     const leveldb::ReadOptions options = BenchReadOptions();
     std::string value;
-    KeyBuffer key;
+    KeyFormatter key;
     LookupCounts counts;
     for (int64_t i = 0; i < reads_; i++) {
       LookupOnce(draw, options, thread, &key, &value, &counts);
@@ -1491,13 +1250,14 @@ class Benchmark {
   // key next to it), its Get, counted.
   template <typename Draw>
   void LookupOnce(const Draw& draw, const leveldb::ReadOptions& options,
-                  ThreadState* thread, KeyBuffer* key, std::string* value,
+                  ThreadState* thread, KeyFormatter* key, std::string* value,
                   LookupCounts* counts) {
     const zipf_keys::ZipfLookup lookup =
         zipf_keys::NextLookup(draw, FLAGS.zero_lookup_ratio, &thread->rng64);
     Status s = db_->Get(
         options,
-        key->Set(lookup.key, lookup.absent ? zipf_keys::kAbsentSuffix : ""),
+        AsSlice(key->Set(lookup.key,
+                         lookup.absent ? zipf_keys::kAbsentSuffix : "")),
         value);
     if (!s.ok() && !s.IsNotFound()) Fail("get", s);
     counts->Add(s.ok(), lookup.absent);
@@ -1512,18 +1272,19 @@ class Benchmark {
   // a key whose insert is still in flight and miss it.
   void ReadLatest(ThreadState* thread) {
     zipf_keys::Zipfian recency = OrderedZipf();  // this thread's copy grows
-    ValueSource values(static_cast<size_t>(value_size_));
+    auto values = Values(value_size_);
     const leveldb::ReadOptions options = BenchReadOptions();
     std::string value;
-    KeyBuffer key;
+    KeyFormatter key;
     LookupCounts counts;
     int64_t inserts = 0;
     SplitMix64* rng = &thread->rng64;
     for (int64_t i = 0; i < reads_; i++) {
       if (FLAGS.insert_ratio > 0 && rng->NextDouble() < FLAGS.insert_ratio) {
         const uint64_t k = latest_next_.fetch_add(1);
-        Status s = db_->Put(write_options_, key.Set(k),
-                            values.Next(static_cast<size_t>(value_size_)));
+        Status s =
+            db_->Put(write_options_, AsSlice(key.Set(k)),
+                     AsSlice(values.Next(static_cast<size_t>(value_size_))));
         if (!s.ok()) Fail("put", s);
         live_keys_.Insert(k);
         inserts++;
@@ -1575,14 +1336,15 @@ class Benchmark {
     if (FLAGS.warmup_reads <= 0 || warmed_up_) return;
     warmed_up_ = true;
     const leveldb::ReadOptions options = BenchReadOptions();
-    KeyBuffer key;
+    KeyFormatter key;
     std::string value;
     const uint64_t n = static_cast<uint64_t>(FLAGS.warmup_reads);
     const uint64_t space =
         static_cast<uint64_t>(std::max<int64_t>(FLAGS.num, 1));
     const double start = NowMicros();
     for (uint64_t i = 0; i < n; i++) {
-      Status s = db_->Get(options, key.Set(i * space / n, "."), &value);
+      Status s =
+          db_->Get(options, AsSlice(key.Set(i * space / n, ".")), &value);
       if (!s.ok() && !s.IsNotFound()) Fail("warmup get", s);
     }
     std::fprintf(stdout,
@@ -1598,12 +1360,13 @@ class Benchmark {
       ReadRandom(thread);
       return;
     }
-    ValueSource values(static_cast<size_t>(value_size_));
-    KeyBuffer key;
+    auto values = Values(value_size_);
+    KeyFormatter key;
     while (thread->clients->Finished() + 1 < thread->clients->size()) {
       const uint64_t k = RandomKey(thread);
-      Status s = db_->Put(write_options_, key.Set(k),
-                          values.Next(static_cast<size_t>(value_size_)));
+      Status s =
+          db_->Put(write_options_, AsSlice(key.Set(k)),
+                   AsSlice(values.Next(static_cast<size_t>(value_size_))));
       if (!s.ok()) Fail("put", s);
       live_keys_.Insert(k);
     }
@@ -1612,7 +1375,7 @@ class Benchmark {
 
   // ---- Whole-database operations (main thread) ----
 
-  void Compact() {
+  void Compact(ThreadState*) {
     Stats stats;
     stats.Start();
     db_->CompactRange(nullptr, nullptr);
@@ -1626,7 +1389,7 @@ class Benchmark {
   // when a compaction ends) stays the same and no table file is read in
   // the background (a compaction longer than that still reads its inputs).
   // Public API only, so upstream's twin settles the same way.
-  void Settle() {
+  void Settle(ThreadState*) {
     Stats stats;
     stats.Start();
     std::string last;
@@ -1653,7 +1416,7 @@ class Benchmark {
     std::fflush(stdout);
   }
 
-  void PrintStats() { PrintProperty("leveldb.stats"); }
+  void PrintStats(ThreadState*) { PrintProperty("leveldb.stats"); }
 
   // ---- Per-benchmark reports ----
 
@@ -1778,40 +1541,18 @@ class Benchmark {
       std::fprintf(stdout, " (%" PRIu64 " files skipped: unreadable)", skipped);
     }
     std::fputc('\n', stdout);
-    if (FLAGS.bloom_bits >= 0) {
-      const double estimate = EstimatedUpstreamFilterBytes(
-          static_cast<int64_t>(keys), FLAGS.value_size,
-          static_cast<int>(FLAGS.bloom_bits));
-      std::fprintf(stdout,
-                   "estimated upstream filter memory: %.0f bytes = %.2f "
-                   "bits per %s (formula, see docs/direct-io.md)\n",
-                   estimate, estimate * 8 / keys, per);
-    }
   }
 
   // Reads "name: <integer>" from a property text.
   static bool FindCounter(const std::string& text, const std::string& name,
                           uint64_t* value) {
-    const std::string prefix = name + ":";
-    size_t line = 0;
-    while (line < text.size()) {
-      size_t end = text.find('\n', line);
-      if (end == std::string::npos) end = text.size();
-      if (text.compare(line, prefix.size(), prefix) == 0) {
-        int64_t parsed;
-        std::string digits =
-            text.substr(line + prefix.size(), end - line - prefix.size());
-        digits.erase(0, digits.find_first_not_of(" \t"));
-        digits.erase(digits.find_last_not_of(" \t") + 1);
-        if (bench::ParseInt(digits, &parsed) && parsed >= 0) {
-          *value = static_cast<uint64_t>(parsed);
-          return true;
-        }
-        return false;
-      }
-      line = end + 1;
-    }
-    return false;
+    const std::string lines = "\n" + text;
+    const size_t at = lines.find("\n" + name + ":");
+    if (at == std::string::npos) return false;
+    const char* begin = lines.c_str() + at + name.size() + 2;
+    char* end = nullptr;
+    *value = std::strtoull(begin, &end, 10);
+    return end != begin;
   }
 
   // Sum of the standard filter blocks of the live tables (those of the
@@ -1856,26 +1597,94 @@ class Benchmark {
   // File numbers in a "leveldb.sstables" text: lines " <number>:<size>[".
   static std::vector<uint64_t> LiveTableNumbers(const std::string& listing) {
     std::vector<uint64_t> numbers;
-    size_t line = 0;
-    while (line < listing.size()) {
-      size_t end = listing.find('\n', line);
-      if (end == std::string::npos) end = listing.size();
-      if (listing[line] == ' ') {
-        const size_t colon = listing.find(':', line);
-        int64_t number;
-        if (colon != std::string::npos && colon < end &&
-            bench::ParseInt(listing.substr(line + 1, colon - line - 1),
-                            &number) &&
-            number >= 0) {
-          numbers.push_back(static_cast<uint64_t>(number));
-        }
+    std::istringstream lines(listing);
+    std::string line;
+    uint64_t number;
+    while (std::getline(lines, line)) {
+      if (std::sscanf(line.c_str(), " %" SCNu64 ":", &number) == 1 &&
+          line[0] == ' ') {
+        numbers.push_back(number);
       }
-      line = end + 1;
     }
     return numbers;
   }
 
-  void PrintSSTables() { PrintProperty("leveldb.sstables"); }
+  void PrintSSTables(ThreadState*) { PrintProperty("leveldb.sstables"); }
+
+  // ---- Uncached block reads (no database calls) ----
+
+  // The time of one uncached data-block read on this machine, the least a
+  // Get that finds its key must spend: --reads reads of --block_bytes at
+  // random offsets of the table files in --db, each with O_DIRECT over the
+  // whole 4 KiB pages the block touches, as the fork's direct-I/O table
+  // reads do. One thread can do at most 1e6 / mean such Gets per second.
+  void BlockReads(ThreadState*) {
+    constexpr uint64_t kPage = 4096;
+    const uint64_t block = static_cast<uint64_t>(FLAGS.block_bytes);
+    std::vector<std::pair<int, uint64_t>> files;  // fd, block starts
+    uint64_t starts = 0;
+    std::vector<std::string> children;
+    env_.GetChildren(FLAGS.db, &children);
+    for (const std::string& child : children) {
+      const std::string path = FLAGS.db + "/" + child;
+      uint64_t size = 0;
+      if (!bench::IsTableFile(child) || !env_.GetFileSize(path, &size).ok() ||
+          size < block) {
+        continue;  // too small to hold a block
+      }
+      const int fd = open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+      if (fd < 0) Fail("open", Status::IOError(path, std::strerror(errno)));
+      files.emplace_back(fd, size - block + 1);
+      starts += size - block + 1;
+    }
+    Require(!files.empty() && reads_ > 0,
+            "blockreads: no --reads, or no table file of --block_bytes");
+    const uint64_t span_max = (block + 2 * kPage - 1) / kPage * kPage;
+    std::unique_ptr<char, decltype(&std::free)> buffer(
+        static_cast<char*>(std::aligned_alloc(kPage, span_max)), &std::free);
+    SplitMix64 rng(zipf_keys::ThreadSeed64(FLAGS.seed, 0));
+    std::vector<double> micros;
+    uint64_t bytes = 0;
+    for (int64_t n = 0; n < reads_; ++n) {
+      uint64_t offset = rng.Uniform(starts);  // over all files together
+      size_t f = 0;
+      for (; offset >= files[f].second; ++f) offset -= files[f].second;
+      const uint64_t first = offset / kPage * kPage;
+      const uint64_t last = (offset + block + kPage - 1) / kPage * kPage;
+      const auto start = std::chrono::steady_clock::now();
+      const ssize_t got = pread(files[f].first, buffer.get(), last - first,
+                                static_cast<off_t>(first));
+      micros.push_back(std::chrono::duration<double, std::micro>(
+                           std::chrono::steady_clock::now() - start)
+                           .count());
+      if (got < static_cast<ssize_t>(offset + block - first)) {
+        Fail("pread", Status::IOError(got < 0 ? std::strerror(errno) : "EOF"));
+      }
+      bytes += static_cast<uint64_t>(got);
+    }
+    for (const auto& file : files) close(file.first);
+    PrintBlockReads(micros, bytes, files.size());
+  }
+
+  void PrintBlockReads(std::vector<double> micros, uint64_t bytes,
+                       size_t files) {
+    std::sort(micros.begin(), micros.end());
+    auto at = [&micros](double q) {
+      return micros[std::min(micros.size() - 1,
+                             static_cast<size_t>(q * micros.size()))];
+    };
+    double sum = 0;
+    for (double m : micros) sum += m;
+    const double mean = sum / std::max<size_t>(micros.size(), 1);
+    std::fprintf(stdout,
+                 "%zu direct reads of %" PRId64
+                 "-byte blocks over %zu files (%.1f KiB per read): mean "
+                 "%.1f us, p50 %.1f, p99 %.1f, p99.9 %.1f; at most %.0f "
+                 "reads/s in one thread\n",
+                 micros.size(), FLAGS.block_bytes, files,
+                 bytes / 1024.0 / std::max<size_t>(micros.size(), 1), mean,
+                 at(0.5), at(0.99), at(0.999), 1e6 / mean);
+  }
 
   // ---- Library-independent CPU benchmarks ----
 
@@ -1899,8 +1708,8 @@ class Benchmark {
 
 #if defined(DB_BENCH_HAVE_SNAPPY)
   void SnappyCompress(ThreadState* thread) {
-    ValueSource values(1 << 20);
-    const Slice input = values.Next(4096);
+    auto values = Values(1 << 20);
+    const Slice input = AsSlice(values.Next(4096));
     constexpr int64_t kTotal = int64_t{1} << 30;
     std::string compressed;
     int64_t bytes = 0;
@@ -1919,8 +1728,8 @@ class Benchmark {
   }
 
   void SnappyUncompress(ThreadState* thread) {
-    ValueSource values(1 << 20);
-    const Slice input = values.Next(4096);
+    auto values = Values(1 << 20);
+    const Slice input = AsSlice(values.Next(4096));
     std::string compressed;
     snappy::Compress(input.data(), input.size(), &compressed);
     std::vector<char> output(input.size());
@@ -2023,46 +1832,27 @@ class Benchmark {
     std::strftime(date, sizeof(date), "%a %b %d %H:%M:%S %Y",
                   std::localtime(&now));
     std::fprintf(stdout, "Date:       %s\n", date);
-
-    std::FILE* cpuinfo = std::fopen("/proc/cpuinfo", "r");
-    if (cpuinfo == nullptr) return;
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    if (!cpuinfo) return;
     int cpus = 0;
-    std::string model;
-    std::string cache;
-    char line[1024];
-    while (std::fgets(line, sizeof(line), cpuinfo) != nullptr) {
-      const char* colon = std::strchr(line, ':');
-      if (colon == nullptr) continue;
-      std::string key(line, colon - line);
-      while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) {
-        key.pop_back();
-      }
-      std::string value(colon + 1);
-      while (!value.empty() && (value.back() == '\n' || value.back() == ' ')) {
-        value.pop_back();
-      }
-      if (!value.empty() && value.front() == ' ') value.erase(0, 1);
-      if (key == "model name") {
+    std::string line, model, cache;
+    while (std::getline(cpuinfo, line)) {
+      const size_t colon = line.find(": ");
+      const std::string value =
+          colon == std::string::npos ? "" : line.substr(colon + 2);
+      if (line.rfind("model name", 0) == 0) {
         cpus++;
         model = value;
-      } else if (key == "cache size") {
+      } else if (line.rfind("cache size", 0) == 0) {
         cache = value;
       }
     }
-    std::fclose(cpuinfo);
     std::fprintf(stdout, "CPU:        %d * %s\n", cpus, model.c_str());
     std::fprintf(stdout, "CPUCache:   %s\n", cache.c_str());
   }
 
-  static void PrintPeakRss() {
-    struct rusage usage;
-    long peak_kib = 0;
-    if (getrusage(RUSAGE_SELF, &usage) == 0) peak_kib = usage.ru_maxrss;
-    std::fprintf(stdout, "Peak RSS:   %ld KiB\n", peak_kib);
-    std::fflush(stdout);
-  }
-
-  leveldb::Cache* const cache_;
+  leveldb::Cache* cache_ = nullptr;
+  leveldb::Options base_options_;  // from the flags; cache, env, filter
   const leveldb::FilterPolicy* const filter_policy_;
   CountingEnv env_;  // must outlive db_
   leveldb::DB* db_ = nullptr;
@@ -2106,6 +1896,12 @@ class Benchmark {
   int batch_ = 1;
   leveldb::WriteOptions write_options_;
 };
+
+std::vector<const char*> BenchmarkNames() {
+  std::vector<const char*> names;
+  for (const auto& spec : Benchmark::Specs()) names.push_back(spec.name);
+  return names;
+}
 
 }  // namespace
 

@@ -110,7 +110,8 @@ struct Flags {
   // ElasticBF run right after its load (segments per level 24, 28, 247,
   // 2556, 77; eval/readpath-24m-d4).
   std::vector<double> levels = {0.0082, 0.0095, 0.0842, 0.8718, 0.0263};
-  uint64_t segment_keys = 8192;
+  // The writer's segment size for the default 4 bits per unit.
+  uint64_t segment_keys = leveldb::SegmentKeysForBits(4);
   int bits_per_unit = 4;
   int units_per_segment = 6;
   uint64_t exact_ranks = 200000000;
@@ -154,15 +155,10 @@ struct Flags {
 // Comma-separated non-negative numbers.
 bool ParseList(const std::string& list, std::vector<double>* out) {
   out->clear();
-  size_t start = 0;
-  while (start <= list.size()) {
-    const size_t comma = std::min(list.find(',', start), list.size());
+  for (const std::string& item : bench::SplitCommas(list)) {
     double x = 0;
-    if (!ParseDouble(list.substr(start, comma - start), &x) || x < 0) {
-      return false;
-    }
+    if (!ParseDouble(item, &x) || x < 0) return false;
     out->push_back(x);
-    start = comma + 1;
   }
   return true;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side-by-side micro-benchmarks: each public-API twin built against the fork
+# Side-by-side micro-benchmarks: the public-API twin built against the fork
 # (NAME) and against Debian's LevelDB 1.23 (NAME_upstream), run alternately
 # (fork, upstream, fork, upstream, ...) MICRO_REPS times each, reported as
 # one Markdown table of medians.
@@ -17,7 +17,7 @@ build=${1:-$root/build/release}
 reps=${MICRO_REPS:-3}
 min_time=${MICRO_MIN_TIME:-0.1}
 filter=${MICRO_FILTER:-.}
-twins=(bloom_bench cache_bench table_bench)
+twins=(micro_bench)
 
 bench_dir=$build/benchmarks
 for twin in "${twins[@]}"; do

@@ -46,7 +46,7 @@
 #   mixed-long                  long 50/50 mix [mixed-long]
 #   mixed-split                 inheritance off/on, own loads [mixed-split]
 #   ycsb-c                      workload C, three systems [ycsb-c]
-#   ycsb-c-latency              workload C and read_latency [ycsb-c-latency]
+#   ycsb-c-latency              workload C and db_bench blockreads [ycsb-c-latency]
 #   ycsb-c-final                workload C, four systems [ycsb-c-final]
 #   ycsb-c-summary              the Markdown table of ycsb-c-final's logs
 # Settings of single experiments come from the environment as before:
@@ -300,7 +300,7 @@ exp_ribbon-cost() {
     local tag=$1
     shift
     step --no_db --callgrind=/dev/null --toggle= --log="$L/probe-$tag.log" \
-      ribbon_unit_bench "$@" >/dev/null
+      filter_bench "$@" >/dev/null
     collected "$L/probe-$tag.log"
   }
   for pr in 0 1; do
@@ -652,7 +652,7 @@ exp_ycsb-c-latency() {
     wc_run eval/cl "$UP_LOAD" "$L/r$r-upstream.log" upstream
     wc_run eval/cl "$EBF_LOAD" "$L/r$r-elasticbf.log" elasticbf
     step --scratch=eval/cl --show=. --log="$L/r$r-read-latency.log" \
-      read_latency --reads=20000 --seed="$r"
+      db_bench --benchmarks=blockreads --reads=20000 --seed="$r"
   done
 }
 

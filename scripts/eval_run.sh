@@ -8,8 +8,8 @@
 #   PROGRAM            a benchmark name looked up in <build_dir>/benchmarks,
 #                      benchmarks/ycsb and benchmarks/rocksdb_bench
 #                      (db_bench, db_bench_upstream, ycsb, ycsb_upstream,
-#                      ycsb_rocksdb, rocksdb_readpath, filter_bound,
-#                      read_latency, ...), or a path to a program
+#                      ycsb_rocksdb, rocksdb_readpath, filter_bound, ...),
+#                      or a path to a program
 #   --log=FILE         the program's output (stdout and stderr); required
 #   --build_dir=DIR    CMake build directory (default $LEVELDB_RELEASE_DIR
 #                      or build/release); for a program of another commit,
@@ -49,7 +49,7 @@
 #                      and filter_bound)
 #   --dry_run          print what would run, run nothing
 # The database is passed as --db=DIR (LevelDB and RocksDB benchmarks),
-# -dbpath DIR (YCSB runners) or as its table files (read_latency).
+# or -dbpath DIR (YCSB runners).
 set -euo pipefail
 
 LEVELDB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -184,7 +184,6 @@ if ((no_db)); then
 else
   case $name in
     ycsb*) cmd+=(-dbpath "$db") ;;
-    read_latency) ;;  # its table files are added when they exist
     *) cmd+=("--db=$db") ;;
   esac
 fi
@@ -193,7 +192,6 @@ if ((dry_run)); then
   ((fresh)) && echo "rm -rf $db"
   [[ -n $from ]] && echo "rm -rf $db; cp -a $load $db"
   ((do_sync)) && echo "sync"
-  [[ $name == read_latency && $no_db == 0 ]] && cmd+=("$db/*.ldb")
   printf "%q " "${cmd[@]}"; echo ">$log 2>&1"
   ((remove_after)) && echo "rm -rf $db"
   exit 0
@@ -208,9 +206,6 @@ elif [[ -n $from ]]; then
   cp -a "$load" "$db"
 fi
 ((do_sync)) && sync
-if [[ $name == read_latency && $no_db == 0 ]]; then
-  cmd+=("$db"/*.ldb)
-fi
 
 status=0
 if ((strip_progress)); then

@@ -15,7 +15,7 @@
 #include "benchmarks/ycsb/command_line.h"
 #include "benchmarks/ycsb/engine.h"
 #include "benchmarks/ycsb/generators.h"
-#include "benchmarks/ycsb/latency_histogram.h"
+#include "benchmarks/common/latency_histogram.h"
 #include "benchmarks/ycsb/properties.h"
 #include "benchmarks/ycsb/record.h"
 #include "benchmarks/ycsb/runner.h"

@@ -7,6 +7,8 @@
 #ifndef LEVELDB_BENCHMARKS_COMMON_CLIENT_THREADS_H_
 #define LEVELDB_BENCHMARKS_COMMON_CLIENT_THREADS_H_
 
+#include <sys/resource.h>
+
 #include <condition_variable>  // NOLINT
 #include <cstdio>
 #include <mutex>  // NOLINT
@@ -99,6 +101,15 @@ inline void PrintRunLine(const char* name, double micros_per_op,
                          const std::string& extra) {
   std::printf("%-12s : %11.3f micros/op;%s%s\n", name, micros_per_op,
               extra.empty() ? "" : " ", extra.c_str());
+}
+
+// The last line of every tool's run: the process's peak resident memory.
+inline void PrintPeakRss() {
+  struct rusage usage;
+  const long peak_kib =
+      getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0;
+  std::printf("Peak RSS:   %ld KiB\n", peak_kib);
+  std::fflush(stdout);
 }
 
 }  // namespace bench

@@ -11,6 +11,9 @@
 
 #include "leveldb/slice.h"
 #include "leveldb/status.h"
+#if !defined(LEVELDB_UPSTREAM_BUILD)
+#include "leveldb/direct_io.h"
+#endif
 
 namespace bench {
 
@@ -138,6 +141,15 @@ bool IsTableFile(const std::string& fname) {
 leveldb::Env* LocalDirectIOEnv() {
   static DirectTableEnv* const env = new DirectTableEnv;
   return env;
+}
+
+leveldb::Env* ChooseEnv(bool direct_io) {
+  if (!direct_io) return leveldb::Env::Default();
+#if defined(LEVELDB_UPSTREAM_BUILD)
+  return LocalDirectIOEnv();
+#else
+  return leveldb::DirectIOEnv();
+#endif
 }
 
 }  // namespace bench

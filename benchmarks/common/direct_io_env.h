@@ -18,6 +18,10 @@ bool IsTableFile(const std::string& fname);
 // Process-wide; never deleted.
 leveldb::Env* LocalDirectIOEnv();
 
+// Env::Default(), or for direct_io the library's direct-I/O Env (the fork's
+// DirectIOEnv(); LocalDirectIOEnv() in the upstream builds).
+leveldb::Env* ChooseEnv(bool direct_io);
+
 }  // namespace bench
 
 #endif  // LEVELDB_BENCHMARKS_COMMON_DIRECT_IO_ENV_H_

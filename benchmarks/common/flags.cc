@@ -45,6 +45,16 @@ bool ParseU64(const std::string& text, uint64_t* value) {
   return *end == '\0';
 }
 
+std::vector<std::string> SplitCommas(const std::string& list) {
+  std::vector<std::string> items;
+  for (size_t begin = 0;;) {
+    const size_t comma = list.find(',', begin);
+    items.push_back(list.substr(begin, comma - begin));
+    if (comma == std::string::npos) return items;
+    begin = comma + 1;
+  }
+}
+
 bool SplitFlag(const std::string& arg, std::string* name, std::string* value) {
   const size_t eq = arg.find('=');
   if (arg.rfind("--", 0) != 0 || eq == std::string::npos) return false;

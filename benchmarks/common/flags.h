@@ -32,6 +32,9 @@ bool ParseBool(const std::string& text, bool* value);
 // Decimal digits only (no sign, no space) filling all of `text`.
 bool ParseU64(const std::string& text, uint64_t* value);
 
+// The items of a comma-separated list, empty ones included.
+std::vector<std::string> SplitCommas(const std::string& list);
+
 // Splits "--name=value" into its parts; false for any other shape.
 bool SplitFlag(const std::string& arg, std::string* name, std::string* value);
 

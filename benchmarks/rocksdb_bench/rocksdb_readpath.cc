@@ -35,7 +35,6 @@
 //
 // This program never links or includes LevelDB (neither this fork nor
 // upstream).
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>  // NOLINT
@@ -65,9 +64,7 @@
 
 namespace {
 
-// ---------------------------------------------------------------------------
-// Flags
-// ---------------------------------------------------------------------------
+// ---- Flags ----
 
 struct Flags {
   std::string benchmarks = "fillunique,readzipf";
@@ -161,39 +158,35 @@ void ParseFlags(int argc, char** argv) {
     const std::string error = bench::ApplyFlag(FlagTable(), arg, &unknown);
     if (!error.empty()) Die(unknown ? error + " (see --help)" : error);
   }
-  if (FLAGS.db.empty()) Die("--db is required");
-  if (FLAGS.num < 0 || FLAGS.num > INT32_MAX) Die("--num must be in [0, 2^31)");
-  if (FLAGS.reads > INT32_MAX) Die("--reads must fit in 31 bits");
-  if (FLAGS.threads < 1 || FLAGS.threads > 1024) {
-    Die("--threads must be in [1, 1024]");
-  }
+  auto require = [](bool ok, const char* what) {
+    if (!ok) Die(what);
+  };
+  require(!FLAGS.db.empty(), "--db is required");
+  require(FLAGS.num >= 0 && FLAGS.num <= INT32_MAX,
+          "--num must be in [0, 2^31)");
+  require(FLAGS.reads <= INT32_MAX, "--reads must fit in 31 bits");
+  require(FLAGS.threads >= 1 && FLAGS.threads <= 1024,
+          "--threads must be in [1, 1024]");
   // RocksDB silently raises smaller limits to 20: refuse them instead.
-  if (FLAGS.max_open_files != -1 &&
-      (FLAGS.max_open_files < 20 || FLAGS.max_open_files > INT32_MAX)) {
-    Die("--max_open_files must be -1 (all tables open) or at least 20");
-  }
-  if (FLAGS.value_size < 0 || FLAGS.value_size > (64 << 20)) {
-    Die("--value_size must be in [0, 64 MiB]");
-  }
-  if (!(FLAGS.compression_ratio > 0 && FLAGS.compression_ratio <= 1)) {
-    Die("--compression_ratio must be in (0, 1]");
-  }
-  if (!(FLAGS.zipf > 0 && FLAGS.zipf < 1)) Die("--zipf must be in (0, 1)");
-  if (!(FLAGS.zero_lookup_ratio >= 0 && FLAGS.zero_lookup_ratio <= 1)) {
-    Die("--zero_lookup_ratio must be in [0, 1]");
-  }
+  require(FLAGS.max_open_files == -1 ||
+              (FLAGS.max_open_files >= 20 && FLAGS.max_open_files <= INT32_MAX),
+          "--max_open_files must be -1 (all tables open) or at least 20");
+  require(FLAGS.value_size >= 0 && FLAGS.value_size <= (64 << 20),
+          "--value_size must be in [0, 64 MiB]");
+  require(FLAGS.compression_ratio > 0 && FLAGS.compression_ratio <= 1,
+          "--compression_ratio must be in (0, 1]");
+  require(FLAGS.zipf > 0 && FLAGS.zipf < 1, "--zipf must be in (0, 1)");
+  require(FLAGS.zero_lookup_ratio >= 0 && FLAGS.zero_lookup_ratio <= 1,
+          "--zero_lookup_ratio must be in [0, 1]");
   if (FLAGS.filter != "bloom" && FLAGS.filter != "ribbon") {
     Die("--filter must be bloom or ribbon, got '" + FLAGS.filter + "'");
   }
-  if (FLAGS.target_file_size_base < 1 || FLAGS.write_buffer_size < 1 ||
-      FLAGS.block_size < 1 || FLAGS.max_bytes_for_level_base < 0) {
-    Die("sizes must be positive");
-  }
+  require(FLAGS.target_file_size_base >= 1 && FLAGS.write_buffer_size >= 1 &&
+              FLAGS.block_size >= 1 && FLAGS.max_bytes_for_level_base >= 0,
+          "sizes must be positive");
 }
 
-// ---------------------------------------------------------------------------
-// Measurement helpers
-// ---------------------------------------------------------------------------
+// ---- Measurement helpers ----
 
 double NowSeconds() {
   return std::chrono::duration<double>(
@@ -267,9 +260,7 @@ RunResult RunThreads(int n, Body body) {
   return run;
 }
 
-// ---------------------------------------------------------------------------
-// The benchmark
-// ---------------------------------------------------------------------------
+// ---- The benchmark ----
 
 // settle polls every half second and stops after this many quiet polls in
 // a row (two seconds, as db_bench) or this many polls in all (30 min).
@@ -304,10 +295,7 @@ class ReadPathBench {
       std::fflush(stdout);
     }
     CloseDb();
-    struct rusage usage;
-    if (getrusage(RUSAGE_SELF, &usage) == 0) {
-      std::printf("Peak RSS:   %ld KiB\n", usage.ru_maxrss);
-    }
+    bench::PrintPeakRss();
     return 0;
   }
 
@@ -315,12 +303,7 @@ class ReadPathBench {
   // Resolves --benchmarks before anything runs, so a typo costs nothing.
   static std::vector<std::string> Plan() {
     std::vector<std::string> plan;
-    size_t begin = 0;
-    while (begin <= FLAGS.benchmarks.size()) {
-      size_t end = FLAGS.benchmarks.find(',', begin);
-      if (end == std::string::npos) end = FLAGS.benchmarks.size();
-      const std::string name = FLAGS.benchmarks.substr(begin, end - begin);
-      begin = end + 1;
+    for (const std::string& name : bench::SplitCommas(FLAGS.benchmarks)) {
       if (name.empty()) continue;
       if (name != "fillunique" && name != "settle" && name != "readzipf" &&
           name != "stats") {
@@ -332,8 +315,6 @@ class ReadPathBench {
     return plan;
   }
 
-  // DB::Open creates the directory, LOCK and LOG even when it then fails
-  // for a missing database: look first, so a mistyped path stays absent.
   static void RequireExistingDb() {
     rocksdb::Status s =
         rocksdb::Env::Default()->FileExists(FLAGS.db + "/CURRENT");

@@ -11,7 +11,7 @@
 #include "leveldb/filter_policy.h"
 
 #if !defined(LEVELDB_UPSTREAM_BUILD)
-#include "leveldb/direct_io.h"
+#include "../common/elastic_settings.h"
 #include "leveldb/elastic_filter.h"
 #include "leveldb/io_stats.h"
 #endif
@@ -104,28 +104,9 @@ leveldb::Status ParseElastic(const Properties& props, EngineSpec* spec) {
 
 #if !defined(LEVELDB_UPSTREAM_BUILD)
 leveldb::ElasticFilterOptions ElasticOptions(const EngineSpec& spec) {
-  leveldb::ElasticFilterOptions options;
-  options.bits_per_unit = static_cast<int>(spec.bf_bits_per_unit);
-  options.units_per_segment = static_cast<int>(spec.bf_units);
-  options.memory_bits_per_key = spec.bf_memory_bits_per_key;
-  options.memory_budget_bytes =
-      static_cast<size_t>(spec.bf_memory_budget_bytes);
-  options.segment_bytes = static_cast<size_t>(spec.bf_segment_bytes);
-  options.lifetime = static_cast<uint64_t>(spec.bf_lifetime);
-  options.initial_units = static_cast<int>(spec.bf_initial_units);
-  options.inherit_hotness = spec.bf_inherit_hotness;
-  return options;
+  return bench::ElasticOptionsFrom(spec);
 }
 #endif
-
-leveldb::Env* ChooseEnv(const EngineSpec& spec) {
-  if (!spec.direct_io) return leveldb::Env::Default();
-#if defined(LEVELDB_UPSTREAM_BUILD)
-  return bench::LocalDirectIOEnv();
-#else
-  return leveldb::DirectIOEnv();
-#endif
-}
 
 }  // namespace
 
@@ -199,7 +180,7 @@ leveldb::Status Database::Open(const EngineSpec& spec, bool create,
   std::unique_ptr<Database> database(new Database);
   leveldb::Options options;
   options.create_if_missing = create;
-  options.env = ChooseEnv(spec);
+  options.env = bench::ChooseEnv(spec.direct_io);
   bench::ApplyStoreSettings(spec, &options, &database->block_cache_);
 #if !defined(LEVELDB_UPSTREAM_BUILD)
   if (spec.elastic_bf) {
@@ -222,7 +203,7 @@ leveldb::Status Database::Open(const EngineSpec& spec, bool create,
 
 leveldb::Status Database::Destroy(const EngineSpec& spec) {
   leveldb::Options options;
-  options.env = ChooseEnv(spec);
+  options.env = bench::ChooseEnv(spec.direct_io);
   return leveldb::DestroyDB(spec.db_path, options);
 }
 

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <string>
 
-#include "latency_histogram.h"
+#include "../common/latency_histogram.h"
 
 namespace ycsb {
+
+using bench::LatencyHistogram;
 
 enum OpType {
   kInsert,

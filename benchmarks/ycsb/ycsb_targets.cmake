@@ -8,13 +8,13 @@ set(YCSB_CORE_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/engine.cc
     ${CMAKE_CURRENT_LIST_DIR}/engine_settings.cc
     ${CMAKE_CURRENT_LIST_DIR}/generators.cc
-    ${CMAKE_CURRENT_LIST_DIR}/latency_histogram.cc
     ${CMAKE_CURRENT_LIST_DIR}/op_stats.cc
     ${CMAKE_CURRENT_LIST_DIR}/properties.cc
     ${CMAKE_CURRENT_LIST_DIR}/record.cc
     ${CMAKE_CURRENT_LIST_DIR}/runner.cc
     ${PROJECT_SOURCE_DIR}/benchmarks/common/direct_io_env.cc
     ${PROJECT_SOURCE_DIR}/benchmarks/common/flags.cc
+    ${PROJECT_SOURCE_DIR}/benchmarks/common/latency_histogram.cc
     ${CMAKE_CURRENT_LIST_DIR}/workload.cc
     ${CMAKE_CURRENT_LIST_DIR}/workload_spec.cc)
 

@@ -1,6 +1,7 @@
-// ribbon_unit_bench: Ribbon filter units (table/elastic/ribbon_unit.h)
-// against ElasticBF's Bloom units (table/elastic/filter_unit.h), as
-// Markdown tables:
+// filter_bench: ElasticBF's filter units, Ribbon (table/elastic/ribbon_unit.h)
+// against Bloom (table/elastic/filter_unit.h). Three modes:
+//
+// Default: Markdown tables,
 //   1. memory: the slot rule's bits per key per plane (trailer included)
 //      and its overhead e for segments of 256 .. 128K keys; how many key
 //      sets needed a second attempt; build time per key of a full group
@@ -22,10 +23,10 @@
 // counts under `valgrind --tool=callgrind`: (Ir at 2N - Ir at N) / N is the
 // cost per probe with setup excluded, less that of none the probe itself.
 //
-// usage: ribbon_unit_bench [--absent=N] [--reps=N] [--sets=N]
-//                          [--widths=0|1]
-//                          [--count_probes=N --kind=ribbon|bloom|none
-//                           --units=K --present=0|1]
+// --micro [--benchmark_...]: Google Benchmark loops over the Bloom unit's
+// hot paths: KeyHash64 of 16-byte keys, probing a decoded unit (present and
+// absent keys, 4 and 24 bits), the in-place probe, building a unit.
+#include <benchmark/benchmark.h>
 #include <time.h>
 
 #include <algorithm>
@@ -39,7 +40,6 @@
 #include <string>
 #include <vector>
 
-#include "aligned_bloom_unit.h"
 #include "common/flags.h"
 #include "table/elastic/filter_unit.h"
 #include "table/elastic/ribbon_unit.h"
@@ -52,13 +52,13 @@ namespace {
 using leveldb::RibbonShape;
 
 struct Flags {
-  uint64_t absent = uint64_t{1} << 28;  // absent keys of the FP table
-  int reps = 5;
-  int sets = 20;  // key sets per size for attempt and width statistics
+  int64_t absent = int64_t{1} << 28;  // absent keys of the FP table
+  int64_t reps = 5;
+  int64_t sets = 20;  // key sets per size for attempt and width statistics
   bool widths = true;
-  uint64_t count_probes = 0;  // > 0: only count probes (see above)
+  int64_t count_probes = 0;  // > 0: only count probes (see above)
   std::string kind = "ribbon";
-  int units = 1;
+  int64_t units = 1;
   bool present = false;
 };
 
@@ -69,58 +69,35 @@ constexpr int kUnits = 6;
 constexpr uint64_t kPresentTag = 0x1111111111111111ull;
 constexpr uint64_t kAbsentTag = 0x2222222222222222ull;
 
-[[noreturn]] void Usage(const std::string& msg) {
-  std::fprintf(stderr,
-               "ribbon_unit_bench: %s\nusage: ribbon_unit_bench "
-               "[--absent=N] [--reps=N] [--sets=N] [--widths=0|1] "
-               "[--count_probes=N --kind=ribbon|bloom|none --units=K "
-               "--present=0|1]\n",
-               msg.c_str());
-  std::exit(2);
-}
-
-uint64_t ParseCount(const std::string& arg, const std::string& v) {
-  uint64_t x = 0;
-  if (!bench::ParseU64(v, &x) || x == 0) Usage("bad value in " + arg);
-  return x;
-}
-
-bool ParseBool(const std::string& arg, const std::string& v) {
-  if (v != "0" && v != "1") Usage("bad value in " + arg);
-  return v == "1";
-}
-
 Flags ParseFlags(int argc, char** argv) {
   Flags f;
+  using bench::FlagType;
+  const std::vector<bench::Flag> table = {
+      {"absent", FlagType::kInt, &f.absent, "absent keys of the FP table", 1},
+      {"reps", FlagType::kInt, &f.reps, "timed runs, the best kept", 1},
+      {"sets", FlagType::kInt, &f.sets, "key sets per size", 1},
+      {"widths", FlagType::kBool, &f.widths, "print the band-width table"},
+      {"count_probes", FlagType::kInt, &f.count_probes, "only count probes", 1},
+      {"kind", FlagType::kString, &f.kind, "ribbon, bloom or none"},
+      {"units", FlagType::kInt, &f.units, "units probed, 1 to 16", 1},
+      {"present", FlagType::kBool, &f.present, "probe present keys"},
+  };
   for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    std::string name, v;
-    if (!bench::SplitFlag(arg, &name, &v)) Usage("bad argument: " + arg);
-    if (name == "absent") {
-      f.absent = ParseCount(arg, v);
-    } else if (name == "reps") {
-      f.reps = static_cast<int>(std::min<uint64_t>(ParseCount(arg, v), 1000));
-    } else if (name == "sets") {
-      f.sets = static_cast<int>(std::min<uint64_t>(ParseCount(arg, v), 1000));
-    } else if (name == "widths") {
-      f.widths = ParseBool(arg, v);
-    } else if (name == "count_probes") {
-      f.count_probes = ParseCount(arg, v);
-    } else if (name == "units") {
-      const uint64_t units = ParseCount(arg, v);
-      if (units > 16) Usage("--units must be at most 16 in " + arg);
-      f.units = static_cast<int>(units);
-    } else if (name == "present") {
-      f.present = ParseBool(arg, v);
-    } else if (name == "kind") {
-      f.kind = v;
-      if (f.kind != "ribbon" && f.kind != "bloom" && f.kind != "none") {
-        Usage("bad value in " + arg);
-      }
-    } else {
-      Usage("unknown flag --" + name);
+    bool unknown = false;
+    std::string error = bench::ApplyFlag(table, argv[i], &unknown);
+    if (error.empty() && f.units > 16) error = "--units must be at most 16";
+    if (error.empty() && f.kind != "ribbon" && f.kind != "bloom" &&
+        f.kind != "none") {
+      error = "--kind must be ribbon, bloom or none";
+    }
+    if (!error.empty()) {
+      std::fprintf(stderr, "filter_bench: %s\nflags:\n", error.c_str());
+      bench::PrintFlags(table, 14);
+      std::exit(2);
     }
   }
+  f.reps = std::min<int64_t>(f.reps, 1000);
+  f.sets = std::min<int64_t>(f.sets, 1000);
   return f;
 }
 
@@ -162,7 +139,7 @@ std::vector<std::string> BuildRibbon(const std::vector<uint64_t>& hashes,
   if (!leveldb::BuildRibbonUnits(hashes.data(), hashes.size(), shape, &units,
                                  info)
            .ok()) {
-    std::fprintf(stderr, "ribbon_unit_bench: build rejected\n");
+    std::fprintf(stderr, "filter_bench: build rejected\n");
     std::exit(1);
   }
   return units;
@@ -211,7 +188,8 @@ void MemoryTable(const Flags& f) {
         "| %zu | %.4f | %zu | %.4f | %.2f%% | %d of %d | %.1f | %.1f "
         "| %.2fx |\n",
         n, leveldb::RibbonBlocks(n, 0) * 64.0 / n, bytes, per_plane,
-        (per_plane - 1) * 100, retried, f.sets, ribbon, bloom, ribbon / bloom);
+        (per_plane - 1) * 100, retried, static_cast<int>(f.sets), ribbon, bloom,
+        ribbon / bloom);
   }
   std::printf("\n");
 }
@@ -260,7 +238,7 @@ void WidthTable(const Flags& f) {
       "## Band width: fewest slots per key at which 90%% of %d key sets "
       "band\n\n| keys | 64-bit rows | 128-bit rows | the units' rule |\n"
       "|---|---|---|---|\n",
-      f.sets);
+      static_cast<int>(f.sets));
   for (size_t n : kSizes) {
     std::vector<std::vector<uint64_t>> sets;
     for (int s = 0; s < f.sets; ++s) {
@@ -278,10 +256,21 @@ void WidthTable(const Flags& f) {
 
 namespace {
 
-using BloomUnit = leveldb::bench::AlignedBloomUnit;
+// A Bloom unit copied into 8-byte aligned memory and decoded once, as the
+// filter layer's loader keeps it.
+struct BloomUnit {
+  std::vector<uint64_t> words;
+  leveldb::FilterUnitView view;  // points into words
+};
 
 BloomUnit LoadBloom(const std::string& encoded) {
-  return leveldb::bench::LoadAlignedBloomUnit(encoded);
+  BloomUnit unit;
+  unit.words.resize((encoded.size() + 7) / 8);
+  std::memcpy(unit.words.data(), encoded.data(), encoded.size());
+  const leveldb::Slice slice(reinterpret_cast<const char*>(unit.words.data()),
+                             encoded.size());
+  if (!leveldb::DecodeFilterUnit(slice, &unit.view)) std::abort();
+  return unit;
 }
 
 // Unit 0 of `segments` segments of kSegmentKeys keys, both kinds.
@@ -454,7 +443,7 @@ void FpTable(const Flags& f) {
     bloom.push_back(LoadBloom(u));
   }
   std::vector<uint64_t> p(kPlanes + 1, 0), u(kUnits + 1, 0), b(kUnits + 1, 0);
-  for (uint64_t i = 0; i < f.absent; ++i) {
+  for (int64_t i = 0; i < f.absent; ++i) {
     const uint64_t h = KeyHashOf(kAbsentTag, i);
     ++p[RibbonPasses(planes, h)];
     ++u[RibbonPasses(units, h)];
@@ -468,8 +457,8 @@ void FpTable(const Flags& f) {
       "parentheses)\n\n| planes j | 2^-j | first j planes (1-plane units) "
       "| j/%d units of %d planes | j/%d Bloom units of %d bits |\n"
       "|---|---|---|---|---|\n",
-      kSegmentKeys, f.absent, kPlanesPerUnit, kPlanesPerUnit, kPlanesPerUnit,
-      kPlanesPerUnit);
+      kSegmentKeys, static_cast<uint64_t>(f.absent), kPlanesPerUnit,
+      kPlanesPerUnit, kPlanesPerUnit, kPlanesPerUnit);
   for (int j = 1; j <= kPlanes; ++j) {
     std::printf("| %d | %.3e | %.3e (%" PRIu64 ") |", j, std::ldexp(1.0, -j),
                 pa[j] / n, pa[j]);
@@ -488,7 +477,7 @@ void FpTable(const Flags& f) {
 void CountProbes(const Flags& f) {
   const std::vector<uint64_t> keys = KeyHashes(kPresentTag, kSegmentKeys);
   const std::vector<std::string> ribbon_bytes =
-      BuildRibbon(keys, {kPlanesPerUnit, f.units});
+      BuildRibbon(keys, {kPlanesPerUnit, static_cast<int>(f.units)});
   std::vector<leveldb::RibbonUnitView> ribbon(f.units);
   std::vector<BloomUnit> bloom;
   for (int u = 0; u < f.units; ++u) {
@@ -498,7 +487,7 @@ void CountProbes(const Flags& f) {
     bloom.push_back(LoadBloom(unit));
   }
   uint64_t hits = 0;
-  for (uint64_t i = 0; i < f.count_probes; ++i) {
+  for (int64_t i = 0; i < f.count_probes; ++i) {
     const uint64_t h =
         f.present ? keys[i % keys.size()] : KeyHashOf(kAbsentTag, i);
     bool pass = true;
@@ -517,12 +506,97 @@ void CountProbes(const Flags& f) {
     hits += pass;
   }
   std::printf("%s: %" PRIu64 " probes, %" PRIu64 " hits\n", f.kind.c_str(),
-              f.count_probes, hits);
+              static_cast<uint64_t>(f.count_probes), hits);
 }
 
 }  // namespace
 
+namespace {
+
+// --micro: the Bloom unit's hot paths under Google Benchmark.
+void BM_KeyHash64_16B(benchmark::State& state) {
+  std::vector<std::string> keys(1024, std::string(16, '\0'));
+  for (size_t i = 0; i < keys.size(); ++i) {
+    leveldb::StoreFixed64(&keys[i][0], kPresentTag);
+    leveldb::StoreFixed64(&keys[i][8], i);
+  }
+  size_t i = 0;
+  for (auto _ : state) {
+    const std::string& k = keys[i++ & 1023];
+    benchmark::DoNotOptimize(leveldb::KeyHash64(k.data(), k.size()));
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+BENCHMARK(BM_KeyHash64_16B);
+
+// range(0): 1 probes present keys (hits), 0 absent keys; range(1): bits.
+void BM_FilterUnitMayMatch(benchmark::State& state) {
+  const std::vector<uint64_t> segment = KeyHashes(kPresentTag, kSegmentKeys);
+  std::string encoded;
+  leveldb::BuildFilterUnit(segment.data(), segment.size(), 0,
+                           static_cast<int>(state.range(1)), &encoded);
+  const BloomUnit unit = LoadBloom(encoded);
+  const std::vector<uint64_t> probes =
+      state.range(0) != 0 ? segment : KeyHashes(kAbsentTag, kSegmentKeys);
+  size_t i = 0;
+  int64_t matches = 0;
+  for (auto _ : state) {
+    matches += leveldb::FilterUnitViewMayMatch(unit.view,
+                                               probes[i++ % kSegmentKeys], 0);
+  }
+  benchmark::DoNotOptimize(matches);
+  state.counters["match_rate"] =
+      static_cast<double>(matches) / static_cast<double>(state.iterations());
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+BENCHMARK(BM_FilterUnitMayMatch)
+    ->ArgNames({"present", "bits"})
+    ->ArgsProduct({{1, 0}, {4, 24}});
+
+// The unaligned in-place probe (no decoded view), on absent keys.
+void BM_FilterUnitMayMatchInPlace(benchmark::State& state) {
+  const std::vector<uint64_t> segment = KeyHashes(kPresentTag, kSegmentKeys);
+  std::string encoded;
+  leveldb::BuildFilterUnit(segment.data(), segment.size(), 0, 4, &encoded);
+  const std::vector<uint64_t> probes = KeyHashes(kAbsentTag, kSegmentKeys);
+  size_t i = 0;
+  int64_t matches = 0;
+  for (auto _ : state) {
+    matches +=
+        leveldb::FilterUnitMayMatch(encoded, probes[i++ % kSegmentKeys], 0);
+  }
+  benchmark::DoNotOptimize(matches);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+BENCHMARK(BM_FilterUnitMayMatchInPlace);
+
+// range(0): bits per unit.
+void BM_BuildFilterUnit(benchmark::State& state) {
+  const std::vector<uint64_t> segment = KeyHashes(kPresentTag, kSegmentKeys);
+  std::string unit;
+  for (auto _ : state) {
+    unit.clear();
+    leveldb::BuildFilterUnit(segment.data(), segment.size(), 3,
+                             static_cast<int>(state.range(0)), &unit);
+    benchmark::DoNotOptimize(unit.data());
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(kSegmentKeys));
+}
+BENCHMARK(BM_BuildFilterUnit)->Arg(4)->Arg(24);
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--micro") == 0) {
+    argv[1] = argv[0];  // Google Benchmark parses the rest
+    int rest = argc - 1;
+    benchmark::Initialize(&rest, argv + 1);
+    if (benchmark::ReportUnrecognizedArguments(rest, argv + 1)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    return 0;
+  }
+
   const Flags f = ParseFlags(argc, argv);
   if (f.count_probes > 0) {
     CountProbes(f);

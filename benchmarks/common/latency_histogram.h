@@ -1,14 +1,14 @@
-// Latency histogram of the YCSB runner: log-linear buckets (32 per power of
-// two, so a percentile is within about 3% of the true value), exact count,
-// sum, minimum and maximum. One per operation type and thread; merged after
-// the threads finish.
-#ifndef LEVELDB_BENCHMARKS_YCSB_LATENCY_HISTOGRAM_H_
-#define LEVELDB_BENCHMARKS_YCSB_LATENCY_HISTOGRAM_H_
+// Latency histogram of the YCSB runner and db_bench --histogram: log-linear
+// buckets (32 per power of two, so a percentile is within about 3% of the
+// true value), exact count, sum, minimum and maximum. One per operation type
+// and thread; merged after the threads finish.
+#ifndef LEVELDB_BENCHMARKS_COMMON_LATENCY_HISTOGRAM_H_
+#define LEVELDB_BENCHMARKS_COMMON_LATENCY_HISTOGRAM_H_
 
 #include <cstdint>
 #include <vector>
 
-namespace ycsb {
+namespace bench {
 
 class LatencyHistogram {
  public:
@@ -39,6 +39,6 @@ class LatencyHistogram {
   double sum_ = 0;
 };
 
-}  // namespace ycsb
+}  // namespace bench
 
-#endif  // LEVELDB_BENCHMARKS_YCSB_LATENCY_HISTOGRAM_H_
+#endif  // LEVELDB_BENCHMARKS_COMMON_LATENCY_HISTOGRAM_H_

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace ycsb {
+namespace bench {
 
 namespace {
 
@@ -87,4 +87,4 @@ double LatencyHistogram::Percentile(double percent) const {
   return static_cast<double>(max_);
 }
 
-}  // namespace ycsb
+}  // namespace bench
