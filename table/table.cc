@@ -17,6 +17,7 @@
 #include "table/elastic/filter_group.h"
 #include "table/filter_block.h"
 #include "table/format.h"
+#include "table/key_lookup.h"
 #include "table/readahead_file.h"
 #include "table/table_filter_setup.h"
 #include "table/table_state.h"
@@ -427,23 +428,35 @@ Iterator* NewTableScanIterator(const TableState& table,
   return iter;
 }
 
-Status Table::InternalGet(const ReadOptions& options, const Slice& key,
-                          void* arg,
-                          void (*handle_result)(void*, const Slice&,
-                                                const Slice&)) {
-  TableProbe probe;
-  return ProbeTable(*rep_, options, key, nullptr, arg, handle_result, &probe);
-}
+namespace {
 
-Status ProbeTable(const TableState& table, const ReadOptions& options,
-                  const Slice& key, const IndexHint* hint, void* arg,
-                  void (*handle_result)(void*, const Slice&, const Slice&),
-                  TableProbe* probe) {
+// Takes a raw lookup's entry for Table::InternalGet; a raw lookup keeps no
+// record of what the probe did.
+struct RawEntryReceiver {
+  void* arg;
+  void (*handle_result)(void*, const Slice&, const Slice&);
+
+  void NoteFilter(bool /*rejected*/) {}
+  void NoteBlockRead(bool /*from_cache*/) {}
+  void TakeEntry(const Slice& key, const Slice& value) {
+    (*handle_result)(arg, key, value);
+  }
+};
+
+// The one point lookup of the table layer: the table's own filter, if it
+// has one, then the index (within `hint`'s entries when known), then the
+// data block, whose first entry at or after `key` goes to the receiver.
+// A template so each receiver's calls inline.
+template <typename Receiver>
+inline Status SeekEntry(const TableState& table, const ReadOptions& options,
+                        const Slice& key,
+                        const SegmentLocator::EntryRange& hint,
+                        Receiver* receiver) {
   // Both iterators live on the stack: a lookup allocates only what reading
   // the data block itself needs.
   BlockIterator index_iter(table.options.comparator, table.index_block);
-  if (hint != nullptr) {
-    index_iter.SeekInRestarts(key, hint->first, hint->last);
+  if (hint.known) {
+    index_iter.SeekInRestarts(key, hint.first, hint.last);
   } else {
     index_iter.Seek(key);
   }
@@ -454,28 +467,42 @@ Status ProbeTable(const TableState& table, const ReadOptions& options,
     Slice handle_input = handle_value;
     BlockHandle handle;
     if (handle.DecodeFrom(&handle_input).ok()) {
-      probe->filter_checked = true;
-      if (!table.filter->KeyMayMatch(handle.offset(), key)) {
-        probe->filter_rejected = true;
-        return Status::OK();
-      }
+      const bool rejected = !table.filter->KeyMayMatch(handle.offset(), key);
+      receiver->NoteFilter(rejected);
+      if (rejected) return Status::OK();
     }
   }
 
   LoadedBlock loaded;
+  bool from_cache = false;
   Status s =
       LoadDataBlock(table.options, table.file, table.file_size, table.cache_id,
-                    options, handle_value, &loaded, &probe->block_from_cache);
+                    options, handle_value, &loaded, &from_cache);
   if (!s.ok()) return s;
-  probe->block_read = true;
+  receiver->NoteBlockRead(from_cache);
   BlockIterator block_iter(table.options.comparator, loaded.block);
   block_iter.Seek(key);
-  if (block_iter.Valid()) {
-    (*handle_result)(arg, block_iter.key(), block_iter.value());
-  }
+  if (block_iter.Valid())
+    receiver->TakeEntry(block_iter.key(), block_iter.value());
   s = block_iter.status();
   ReleaseLoadedBlock(table.options.block_cache, loaded);
   return s;
+}
+
+}  // namespace
+
+Status Table::InternalGet(const ReadOptions& options, const Slice& key,
+                          void* arg,
+                          void (*handle_result)(void*, const Slice&,
+                                                const Slice&)) {
+  RawEntryReceiver receiver{arg, handle_result};
+  return SeekEntry(*rep_, options, key, SegmentLocator::EntryRange(),
+                   &receiver);
+}
+
+Status ProbeTable(const TableState& table, const ReadOptions& options,
+                  const SegmentLocator::EntryRange& hint, KeyLookup* lookup) {
+  return SeekEntry(table, options, lookup->internal_key(), hint, lookup);
 }
 
 uint64_t Table::ApproximateOffsetOf(const Slice& key) const {
