@@ -430,28 +430,43 @@ Iterator* NewTableScanIterator(const TableState& table,
 
 namespace {
 
-// Takes a raw lookup's entry for Table::InternalGet; a raw lookup keeps no
-// record of what the probe did.
-struct RawEntryReceiver {
-  void* arg;
-  void (*handle_result)(void*, const Slice&, const Slice&);
+// Asks the table's own filter, if it has one, whether `key` may be in the
+// data block that `index_value` names: false only when the filter rules
+// it out. *checked tells whether a filter was asked.
+inline bool BlockMayHoldKey(const TableState& table, const Slice& index_value,
+                            const Slice& key, bool* checked) {
+  if (table.filter == nullptr) return true;
+  Slice handle_input = index_value;
+  BlockHandle handle;
+  if (!handle.DecodeFrom(&handle_input).ok()) return true;
+  *checked = true;
+  return table.filter->KeyMayMatch(handle.offset(), key);
+}
 
-  void NoteFilter(bool /*rejected*/) {}
-  void NoteBlockRead(bool /*from_cache*/) {}
-  void TakeEntry(const Slice& key, const Slice& value) {
-    (*handle_result)(arg, key, value);
+}  // namespace
+
+Status Table::InternalGet(const ReadOptions& options, const Slice& key,
+                          void* arg,
+                          void (*handle_result)(void*, const Slice&,
+                                                const Slice&)) {
+  // Kept for the public header's sake: the DB's Gets use ProbeTable.
+  BlockIterator index_iter(rep_->options.comparator, rep_->index_block);
+  index_iter.Seek(key);
+  if (!index_iter.Valid()) return index_iter.status();
+  bool checked = false;
+  if (!BlockMayHoldKey(*rep_, index_iter.value(), key, &checked)) {
+    return Status::OK();
   }
-};
+  std::unique_ptr<Iterator> block(
+      DataBlockIterator(*rep_, rep_->file, options, index_iter.value()));
+  block->Seek(key);
+  if (block->Valid()) (*handle_result)(arg, block->key(), block->value());
+  return block->status();
+}
 
-// The one point lookup of the table layer: the table's own filter, if it
-// has one, then the index (within `hint`'s entries when known), then the
-// data block, whose first entry at or after `key` goes to the receiver.
-// A template so each receiver's calls inline.
-template <typename Receiver>
-inline Status SeekEntry(const TableState& table, const ReadOptions& options,
-                        const Slice& key,
-                        const SegmentLocator::EntryRange& hint,
-                        Receiver* receiver) {
+Status ProbeTable(const TableState& table, const ReadOptions& options,
+                  const SegmentLocator::EntryRange& hint, KeyLookup* lookup) {
+  const Slice& key = lookup->internal_key();
   // Both iterators live on the stack: a lookup allocates only what reading
   // the data block itself needs.
   BlockIterator index_iter(table.options.comparator, table.index_block);
@@ -463,15 +478,10 @@ inline Status SeekEntry(const TableState& table, const ReadOptions& options,
   if (!index_iter.Valid()) return index_iter.status();
 
   const Slice handle_value = index_iter.value();
-  if (table.filter != nullptr) {
-    Slice handle_input = handle_value;
-    BlockHandle handle;
-    if (handle.DecodeFrom(&handle_input).ok()) {
-      const bool rejected = !table.filter->KeyMayMatch(handle.offset(), key);
-      receiver->NoteFilter(rejected);
-      if (rejected) return Status::OK();
-    }
-  }
+  bool checked = false;
+  const bool may_hold = BlockMayHoldKey(table, handle_value, key, &checked);
+  if (checked) lookup->NoteFilter(/*rejected=*/!may_hold);
+  if (!may_hold) return Status::OK();
 
   LoadedBlock loaded;
   bool from_cache = false;
@@ -479,30 +489,15 @@ inline Status SeekEntry(const TableState& table, const ReadOptions& options,
       LoadDataBlock(table.options, table.file, table.file_size, table.cache_id,
                     options, handle_value, &loaded, &from_cache);
   if (!s.ok()) return s;
-  receiver->NoteBlockRead(from_cache);
+  lookup->NoteBlockRead(from_cache);
   BlockIterator block_iter(table.options.comparator, loaded.block);
   block_iter.Seek(key);
-  if (block_iter.Valid())
-    receiver->TakeEntry(block_iter.key(), block_iter.value());
+  if (block_iter.Valid()) {
+    lookup->TakeEntry(block_iter.key(), block_iter.value());
+  }
   s = block_iter.status();
   ReleaseLoadedBlock(table.options.block_cache, loaded);
   return s;
-}
-
-}  // namespace
-
-Status Table::InternalGet(const ReadOptions& options, const Slice& key,
-                          void* arg,
-                          void (*handle_result)(void*, const Slice&,
-                                                const Slice&)) {
-  RawEntryReceiver receiver{arg, handle_result};
-  return SeekEntry(*rep_, options, key, SegmentLocator::EntryRange(),
-                   &receiver);
-}
-
-Status ProbeTable(const TableState& table, const ReadOptions& options,
-                  const SegmentLocator::EntryRange& hint, KeyLookup* lookup) {
-  return SeekEntry(table, options, lookup->internal_key(), hint, lookup);
 }
 
 uint64_t Table::ApproximateOffsetOf(const Slice& key) const {
