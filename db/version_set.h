@@ -77,9 +77,9 @@ class Version {
   //
   // key_hash is KeyHash64 of the user key when the DB screens tables with
   // ElasticBF; io_stats (may be null) counts every table probe. One
-  // KeyLookup carries both, and the outcome, through every probe. No
-  // EpochGuard is held across the Get: the filter layer enters its epoch
-  // itself, around each screen.
+  // KeyLookup carries both, and the outcome, through every probe. Nobody
+  // holds an EpochGuard across the Get or a table read: the filter layer
+  // enters its epoch itself, only while it screens one table.
   Status Get(const ReadOptions&, const LookupKey& key, std::string* val,
              GetStats* stats, uint64_t key_hash, IoStats* io_stats);
 
