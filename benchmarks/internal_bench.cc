@@ -21,7 +21,6 @@
 
 #include "db/dbformat.h"
 #include "db/filename.h"
-#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "elastic/mq_schedule.h"
 #include "leveldb/cache.h"
@@ -35,6 +34,7 @@
 #include "table/block_builder.h"
 #include "table/elastic/filter_group.h"
 #include "table/format.h"
+#include "table/key_lookup.h"
 #include "util/crc32c.h"
 #include "util/epoch.h"
 #include "util/hash64.h"
@@ -269,31 +269,16 @@ class Setup {
     mqs_.reset();
   }
 
-  struct Probe {
-    Slice user_key;
-    TableReadContext* ctx;
-    bool found;
-  };
-
-  static void Handle(void* arg, const Slice& k, const Slice&) {
-    Probe* p = static_cast<Probe*>(arg);
-    if (ExtractUserKey(k) == p->user_key) {
-      p->found = true;
-      p->ctx->key_matched = true;
-    }
-  }
-
   // One Get as DBImpl does it for a single table.
   bool Get(int i, bool absent) {
     const std::string& user = absent ? absent_[i] : present_[i];
     const std::string& lookup = absent ? absent_lookup_[i] : present_lookup_[i];
-    TableReadContext ctx;
-    ctx.key_hash = KeyHash64(user.data(), user.size());
-    ctx.stats = &stats_;
-    Probe probe{Slice(user), &ctx, false};
+    std::string value;
+    KeyLookup probe(BytewiseComparator(), lookup,
+                    KeyHash64(user.data(), user.size()), &value, &stats_);
     if (mqs_ != nullptr) mqs_->layer()->Tick();
-    cache_->Get(read_options_, 1, size_, lookup, &probe, &Handle, &ctx);
-    return probe.found;
+    cache_->Get(read_options_, 1, size_, &probe);
+    return probe.outcome() == KeyLookup::Outcome::kFound;
   }
 
   IoStats& stats() { return stats_; }

@@ -18,7 +18,6 @@
 #include "db/log_reader.h"
 #include "db/log_writer.h"
 #include "db/memtable.h"
-#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "db/version_set.h"
 #include "db/write_batch_internal.h"
@@ -1062,12 +1061,11 @@ ReadOptions DBImpl::EffectiveReadOptions(const ReadOptions& options) const {
 Status DBImpl::Get(const ReadOptions& options, const Slice& key,
                    std::string* value) {
   IoStats::Add(&io_stats_.gets);
-  // Shared by every table this Get probes; lives on the stack.
-  TableReadContext ctx;
-  ctx.stats = &io_stats_;
+  // Hashed once for every table this Get screens.
+  uint64_t key_hash = 0;
   if (elastic_ != nullptr) {
     elastic_->layer()->Tick();  // logical time counts every Get
-    ctx.key_hash = KeyHash64(key.data(), key.size());
+    key_hash = KeyHash64(key.data(), key.size());
   }
 
   MutexLock lock(&mutex_);
@@ -1095,7 +1093,7 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
       // Found in the memtable being flushed.
     } else {
       s = current->Get(EffectiveReadOptions(options), lkey, value, &stats,
-                       &ctx);
+                       key_hash, &io_stats_);
       searched_tables = true;
     }
     mutex_.Lock();

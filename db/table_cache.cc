@@ -4,18 +4,17 @@
 
 #include "db/dbformat.h"
 #include "db/filename.h"
-#include "db/read_context.h"
 #include "elastic/hotness_inheritance.h"
 #include "elastic/mq_schedule.h"
 #include "leveldb/comparator.h"
 #include "leveldb/env.h"
 #include "leveldb/iterator.h"
 #include "table/elastic/elastic_filter_policy.h"
+#include "table/elastic/segment_locator.h"
+#include "table/key_lookup.h"
 #include "table/table_filter_setup.h"
 #include "table/table_state.h"
 #include "util/coding.h"
-#include "util/hash64.h"
-#include "util/io_stats.h"
 #include "util/mutexlock.h"
 
 namespace leveldb {
@@ -38,11 +37,6 @@ void DeleteOpenTable(const Slice& /*key*/, void* value) {
 // Iterator cleanup: gives the pinned cache entry back.
 void ReleaseCacheHandle(void* cache, void* handle) {
   static_cast<Cache*>(cache)->Release(static_cast<Cache::Handle*>(handle));
-}
-
-// Adds one to a counter of the DB's statistics, if it keeps any.
-void Count(IoStats* stats, std::atomic<uint64_t> IoStats::*counter) {
-  if (stats != nullptr) IoStats::Add(&(stats->*counter));
 }
 
 // Cache keys are the file number as 8 little-endian bytes.
@@ -229,74 +223,48 @@ Iterator* TableCache::NewIterator(const ReadOptions& options,
   return iter;
 }
 
-FilterLayer::Screening TableCache::ScreenUnregistered(uint64_t file_number,
-                                                      uint64_t file_size,
-                                                      const Slice& k,
-                                                      uint64_t key_hash) {
-  // Never opened: opening the table registers it with the filter layer.
-  Cache::Handle* handle = nullptr;
-  Status s = FindTable(file_number, file_size, &handle);
-  if (!s.ok()) return FilterLayer::Screening();  // the Get's open reports it
-  cache_->Release(handle);
-  return elastic_->layer()->Screen(file_number, k, key_hash);
+FilterLayer::Screening TableCache::Screen(uint64_t file_number,
+                                          uint64_t file_size,
+                                          KeyLookup* lookup) {
+  using Screening = FilterLayer::Screening;
+  FilterLayer* const layer = elastic_->layer();
+  Screening screening =
+      layer->Screen(file_number, lookup->internal_key(), lookup->key_hash());
+  if (screening.verdict == Screening::kUnknown) {
+    // Never opened: opening the table registers it with the filter layer.
+    // An open that fails is left for the probe to report.
+    Cache::Handle* handle = nullptr;
+    if (FindTable(file_number, file_size, &handle).ok()) {
+      cache_->Release(handle);
+      screening = layer->Screen(file_number, lookup->internal_key(),
+                                lookup->key_hash());
+    }
+  }
+  if (screening.verdict == Screening::kRuledOut) {
+    lookup->NoteFilter(/*rejected=*/true);
+    layer->RecordAccess(screening.segment, /*absent=*/true);
+  }
+  return screening;
 }
 
 Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
-                       uint64_t file_size, const Slice& k, void* arg,
-                       void (*handle_result)(void*, const Slice&, const Slice&),
-                       TableReadContext* ctx) {
-  ctx->ResetProbe();
-  IoStats* const stats = ctx->stats;
-  using Screening = FilterLayer::Screening;
-  Screening screening;
+                       uint64_t file_size, KeyLookup* lookup) {
+  KeyLookup::ProbeScope probe(lookup);
+  FilterLayer::Screening screening;
   if (elastic_ != nullptr) {
-    screening = elastic_->layer()->Screen(file_number, k, ctx->key_hash);
-    if (screening.verdict == Screening::kUnknown) {
-      screening = ScreenUnregistered(file_number, file_size, k, ctx->key_hash);
-    }
-    if (screening.verdict == Screening::kPastEnd) return Status::OK();
-    ctx->consulted_filter =
-        screening.verdict == Screening::kRuledOut || screening.consulted;
-    if (screening.verdict == Screening::kRuledOut) {
-      // Ruled out by resident units: the table is neither opened nor read.
-      ctx->filter_rejected = true;
-      Count(stats, &IoStats::filter_checks);
-      Count(stats, &IoStats::filter_rejections);
-      elastic_->layer()->RecordAccess(screening.segment, /*absent=*/true);
-      return Status::OK();
-    }
+    screening = Screen(file_number, file_size, lookup);
+    if (!screening.TableMayHoldKey()) return Status::OK();
   }
-
   Cache::Handle* handle = nullptr;
   Status s = FindTable(file_number, file_size, &handle);
   if (!s.ok()) return s;
+  if (screening.consulted) lookup->NoteFilter(/*rejected=*/false);
   const Table* table = static_cast<OpenTable*>(cache_->Value(handle))->table;
-  // The filter layer located the key: only its segment's index entries
-  // need searching.
-  IndexHint hint;
-  const bool hinted =
-      screening.verdict == Screening::kMayMatch && screening.entries.known;
-  if (hinted) hint = IndexHint{screening.entries.first, screening.entries.last};
-  TableProbe probe;
-  s = ProbeTable(*table->rep_, options, k, hinted ? &hint : nullptr, arg,
-                 handle_result, &probe);
+  s = ProbeTable(*table->rep_, options, screening.entries, lookup);
   cache_->Release(handle);
-
-  ctx->consulted_filter |= probe.filter_checked;
-  ctx->filter_rejected = probe.filter_rejected;
-  ctx->read_data_block = probe.block_read;
-  if (ctx->consulted_filter) Count(stats, &IoStats::filter_checks);
-  if (probe.filter_rejected) Count(stats, &IoStats::filter_rejections);
-  if (probe.block_read) {
-    Count(stats, &IoStats::data_block_reads);
-    if (probe.block_from_cache) Count(stats, &IoStats::data_block_cache_hits);
-    if (!ctx->key_matched) {
-      Count(stats, ctx->consulted_filter ? &IoStats::false_positives
-                                         : &IoStats::unfiltered_misses);
-    }
-  }
-  if (screening.verdict == Screening::kMayMatch && s.ok()) {
-    elastic_->layer()->RecordAccess(screening.segment, !ctx->key_matched);
+  if (screening.verdict == FilterLayer::Screening::kMayMatch && s.ok()) {
+    elastic_->layer()->RecordAccess(screening.segment,
+                                    !lookup->probe().key_matched);
   }
   return s;
 }
@@ -312,29 +280,8 @@ Status TableCache::GetSegmentKeyRanges(uint64_t file_number, uint64_t file_size,
   if (!s.ok()) return s;
   cache_->Release(handle);
   std::vector<std::string> bounds;
-  if (!elastic_->SegmentBounds(file_number, &bounds) || bounds.empty()) {
-    return Status::OK();
-  }
-
-  // Index keys are internal keys: their user part bounds the segments.
-  ranges->resize(bounds.size());
-  std::string lower = smallest_user_key.ToString();
-  for (size_t i = 0; i < bounds.size(); ++i) {
-    SegmentKeyRange& range = (*ranges)[i];
-    range.first = lower;
-    if (i + 1 == bounds.size()) {
-      range.last = largest_user_key.ToString();
-    } else if (bounds[i].empty()) {
-      range.last = lower;  // a segment without blocks
-    } else if (bounds[i].size() < 8) {
-      ranges->clear();
-      return Status::Corruption("index key too short for an internal key");
-    } else {
-      range.last = bounds[i].substr(0, bounds[i].size() - 8);
-      lower = range.last;
-    }
-  }
-  return Status::OK();
+  if (!elastic_->SegmentBounds(file_number, &bounds)) return Status::OK();
+  return SegmentKeyRanges(bounds, smallest_user_key, largest_user_key, ranges);
 }
 
 void TableCache::Evict(uint64_t file_number) {

@@ -23,9 +23,9 @@ namespace leveldb {
 
 class Env;
 class Iterator;
+class KeyLookup;
 class RandomAccessFile;
 struct SegmentKeyRange;
-struct TableReadContext;
 struct TableState;
 
 // Opens table file `file_number` of database `dbname` (.ldb, else the .sst
@@ -87,17 +87,13 @@ class TableCache {
   Iterator* NewScanIterator(const ReadOptions& options, uint64_t file_number,
                             uint64_t file_size, size_t readahead);
 
-  // Looks up internal key k in the table and calls
-  // handle_result(arg, found_key, found_value) for the entry found, if any.
-  // With ElasticBF the table's resident units are asked first: a key they
-  // rule out costs no table lookup, open or read. ctx (required) carries
-  // the key hash in and what the probe did out, and the probe is counted
-  // in ctx->stats; handle_result must set ctx->key_matched for an entry of
-  // the user key looked up.
+  // One table probe of `lookup` in table `file_number`: the entry the
+  // table holds at or after the key goes to the lookup, which records the
+  // outcome; the probe is counted in the lookup's stats. With ElasticBF
+  // the table's resident units are asked first: a key they rule out costs
+  // no table lookup, open or read.
   Status Get(const ReadOptions& options, uint64_t file_number,
-             uint64_t file_size, const Slice& k, void* arg,
-             void (*handle_result)(void*, const Slice&, const Slice&),
-             TableReadContext* ctx);
+             uint64_t file_size, KeyLookup* lookup);
 
   // ElasticBF: the user-key range of each segment of table `file_number`,
   // whose keys span [smallest_user_key, largest_user_key]. Taken from the
@@ -127,11 +123,12 @@ class TableCache {
   // Hands a just-opened table's filter groups to the filter layer.
   void Register(uint64_t file_number, TableState* state);
 
-  // Registers a file the filter layer does not know yet by opening its
-  // table, then asks the filter layer about key k in it.
-  FilterLayer::Screening ScreenUnregistered(uint64_t file_number,
-                                            uint64_t file_size, const Slice& k,
-                                            uint64_t key_hash);
+  // ElasticBF's screening of table `file_number` for `lookup`, the only
+  // place it happens: a file the filter layer does not know yet is
+  // registered by opening its table first; a key the units rule out is
+  // recorded in the lookup and as an access of its segment.
+  FilterLayer::Screening Screen(uint64_t file_number, uint64_t file_size,
+                                KeyLookup* lookup);
 
   Env* const env_;
   const std::string dbname_;

@@ -11,12 +11,12 @@
 #include "db/filename.h"
 #include "db/log_reader.h"
 #include "db/log_writer.h"
-#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "elastic/mq_schedule.h"
 #include "leveldb/env.h"
 #include "leveldb/table.h"
 #include "table/elastic/elastic_filter_policy.h"
+#include "table/key_lookup.h"
 #include "table/merger.h"
 #include "table/two_level_iterator.h"
 #include "util/coding.h"
@@ -286,78 +286,86 @@ void Version::AddIterators(const ReadOptions& options,
   }
 }
 
-void Version::ForEachOverlapping(Slice user_key, Slice internal_key, void* arg,
-                                 bool (*visit)(void*, int, FileMetaData*)) {
-  const Comparator* ucmp = vset_->icmp_.user_comparator();
-
-  // Level 0 files may overlap each other: try every one that covers the key,
-  // newest (highest number) first. The candidates normally fit on the
-  // stack, so a Get allocates nothing here.
-  constexpr size_t kInlineCandidates = 32;
-  FileMetaData* inline_candidates[kInlineCandidates];
-  std::vector<FileMetaData*> spilled;
-  FileMetaData** candidates = inline_candidates;
-  if (files_[0].size() > kInlineCandidates) {
-    spilled.resize(files_[0].size());
-    candidates = spilled.data();
-  }
-  size_t count = 0;
-  for (FileMetaData* f : files_[0]) {
-    if (ucmp->Compare(user_key, f->smallest.user_key()) >= 0 &&
-        ucmp->Compare(user_key, f->largest.user_key()) <= 0) {
-      candidates[count++] = f;
+// The files of a version that may hold a user key, newest first: the
+// level-0 files covering it (they may overlap each other: highest number
+// first), then at most one file per deeper level. A deeper level is
+// searched only when the caller asks for a file past the ones before it,
+// as most lookups stop early.
+class Version::OverlappingFiles {
+ public:
+  OverlappingFiles(const Version& version, const Slice& user_key,
+                   const Slice& internal_key)
+      : version_(version),
+        ucmp_(version.vset_->icmp_.user_comparator()),
+        user_key_(user_key),
+        internal_key_(internal_key) {
+    const std::vector<FileMetaData*>& level0 = version.files_[0];
+    // The candidates normally fit on the stack, so a Get allocates
+    // nothing here.
+    if (level0.size() > kInlineCandidates) {
+      spilled_.resize(level0.size());
+      candidates_ = spilled_.data();
     }
-  }
-  std::sort(candidates, candidates + count,
-            [](const FileMetaData* a, const FileMetaData* b) {
-              return a->number > b->number;
-            });
-  for (size_t i = 0; i < count; ++i) {
-    if (!visit(arg, 0, candidates[i])) return;
+    for (FileMetaData* f : level0) {
+      if (ucmp_->Compare(user_key, f->smallest.user_key()) >= 0 &&
+          ucmp_->Compare(user_key, f->largest.user_key()) <= 0) {
+        candidates_[num_candidates_++] = f;
+      }
+    }
+    std::sort(candidates_, candidates_ + num_candidates_,
+              [](const FileMetaData* a, const FileMetaData* b) {
+                return a->number > b->number;
+              });
   }
 
-  // Other levels: at most one file each can hold the key.
-  for (int level = 1; level < config::kNumLevels; ++level) {
-    const std::vector<FileMetaData*>& files = files_[level];
-    const size_t index =
-        static_cast<size_t>(FindFile(vset_->icmp_, files, internal_key));
-    if (index < files.size() &&
-        ucmp->Compare(user_key, files[index]->smallest.user_key()) >= 0) {
-      if (!visit(arg, level, files[index])) return;
+  OverlappingFiles(const OverlappingFiles&) = delete;
+  OverlappingFiles& operator=(const OverlappingFiles&) = delete;
+
+  // Sets *file and *level to the next file that may hold the key; false
+  // when there is none left.
+  bool Next(FileMetaData** file, int* level) {
+    if (next_candidate_ < num_candidates_) {
+      *file = candidates_[next_candidate_++];
+      *level = 0;
+      return true;
     }
+    while (next_level_ < config::kNumLevels) {
+      const int l = next_level_++;
+      const std::vector<FileMetaData*>& files = version_.files_[l];
+      const size_t index = static_cast<size_t>(
+          FindFile(version_.vset_->icmp_, files, internal_key_));
+      if (index < files.size() &&
+          ucmp_->Compare(user_key_, files[index]->smallest.user_key()) >= 0) {
+        *file = files[index];
+        *level = l;
+        return true;
+      }
+    }
+    return false;
   }
-}
+
+ private:
+  static constexpr size_t kInlineCandidates = 32;
+
+  const Version& version_;
+  const Comparator* const ucmp_;
+  const Slice user_key_;
+  const Slice internal_key_;
+  FileMetaData* inline_candidates_[kInlineCandidates];
+  std::vector<FileMetaData*> spilled_;
+  FileMetaData** candidates_ = inline_candidates_;
+  size_t num_candidates_ = 0;
+  size_t next_candidate_ = 0;
+  int next_level_ = 1;
+};
 
 namespace {
 
-enum class LookupOutcome { kNotFound, kFound, kDeleted, kCorrupt };
-
-// Receives the entry a table lookup lands on.
-struct LookupResult {
-  LookupOutcome outcome = LookupOutcome::kNotFound;
-  const Comparator* ucmp = nullptr;
-  Slice user_key;
-  std::string* value = nullptr;
-  TableReadContext* ctx = nullptr;  // told when the probe found the key
-};
-
-void RecordTableEntry(void* arg, const Slice& ikey, const Slice& v) {
-  LookupResult* r = static_cast<LookupResult*>(arg);
-  ParsedInternalKey parsed;
-  if (!ParseInternalKey(ikey, &parsed)) {
-    r->outcome = LookupOutcome::kCorrupt;
-  } else if (r->ucmp->Compare(parsed.user_key, r->user_key) == 0) {
-    // A value or a deletion of the key: the data block read was needed
-    // (not a false positive, not a wasted seek).
-    r->ctx->key_matched = true;
-    if (parsed.type == kTypeValue) {
-      r->outcome = LookupOutcome::kFound;
-      r->value->assign(v.data(), v.size());
-    } else {
-      r->outcome = LookupOutcome::kDeleted;
-    }
-  }
-}
+// The table layer reads entry types with the DB's encoding.
+static_assert(KeyLookup::kValueType == kTypeValue &&
+                  KeyLookup::kDeletionType == kTypeDeletion &&
+                  KeyLookup::kTagSize == 8,
+              "KeyLookup must decode internal keys as dbformat.h encodes them");
 
 // One table probed by a Get.
 struct ProbedFile {
@@ -382,71 +390,39 @@ void ChargeSeekBeforeNextProbe(const ProbedFile& previous,
   }
 }
 
-// State of one Version::Get across its file probes.
-struct GetState {
-  Version::GetStats* stats;
-  const ReadOptions* options;
-  TableCache* table_cache;
-  TableReadContext* ctx;
-  Slice internal_key;
-  ProbedFile last_probed;
-  LookupResult result;
-  Status status;
-  bool done = false;  // stop with `status` as the answer
-};
-
-bool ProbeFile(void* arg, int level, FileMetaData* f) {
-  GetState* g = static_cast<GetState*>(arg);
-  ChargeSeekBeforeNextProbe(g->last_probed, g->stats);
-  if (g->ctx->stats != nullptr) IoStats::Add(&g->ctx->stats->table_probes);
-
-  g->status =
-      g->table_cache->Get(*g->options, f->number, f->file_size, g->internal_key,
-                          &g->result, &RecordTableEntry, g->ctx);
-  g->last_probed.file = f;
-  g->last_probed.level = level;
-  g->last_probed.wasted_read = g->ctx->read_data_block && !g->ctx->key_matched;
-  if (!g->status.ok()) {
-    g->done = true;
-    return false;
-  }
-  switch (g->result.outcome) {
-    case LookupOutcome::kNotFound:
-      return true;  // keep looking in older files
-    case LookupOutcome::kFound:
-      g->done = true;
-      return false;
-    case LookupOutcome::kDeleted:
-      return false;
-    case LookupOutcome::kCorrupt:
-      g->status = Status::Corruption("corrupted key for ", g->result.user_key);
-      g->done = true;
-      return false;
-  }
-  return false;
-}
-
 }  // namespace
 
 Status Version::Get(const ReadOptions& options, const LookupKey& k,
-                    std::string* value, GetStats* stats,
-                    TableReadContext* ctx) {
+                    std::string* value, GetStats* stats, uint64_t key_hash,
+                    IoStats* io_stats) {
   stats->seek_file = nullptr;
   stats->seek_file_level = -1;
 
-  GetState g;
-  g.stats = stats;
-  g.options = &options;
-  g.table_cache = vset_->table_cache_;
-  g.ctx = ctx;
-  g.internal_key = k.internal_key();
-  g.result.ucmp = vset_->icmp_.user_comparator();
-  g.result.user_key = k.user_key();
-  g.result.value = value;
-  g.result.ctx = ctx;
-
-  ForEachOverlapping(k.user_key(), k.internal_key(), &g, &ProbeFile);
-  return g.done ? g.status : Status::NotFound(Slice());
+  KeyLookup lookup(vset_->icmp_.user_comparator(), k.internal_key(), key_hash,
+                   value, io_stats);
+  OverlappingFiles files(*this, k.user_key(), k.internal_key());
+  ProbedFile previous;
+  FileMetaData* f;
+  int level;
+  while (files.Next(&f, &level)) {
+    ChargeSeekBeforeNextProbe(previous, stats);
+    if (io_stats != nullptr) IoStats::Add(&io_stats->table_probes);
+    Status s =
+        vset_->table_cache_->Get(options, f->number, f->file_size, &lookup);
+    if (!s.ok()) return s;
+    switch (lookup.outcome()) {
+      case KeyLookup::Outcome::kNotFound:
+        break;  // keep looking in older files
+      case KeyLookup::Outcome::kFound:
+        return s;
+      case KeyLookup::Outcome::kDeleted:
+        return Status::NotFound(Slice());
+      case KeyLookup::Outcome::kCorrupt:
+        return Status::Corruption("corrupted key for ", k.user_key());
+    }
+    previous = ProbedFile{f, level, lookup.WastedRead()};
+  }
+  return Status::NotFound(Slice());
 }
 
 bool Version::UpdateStats(const GetStats& stats) {
@@ -461,35 +437,19 @@ bool Version::UpdateStats(const GetStats& stats) {
   return false;
 }
 
-namespace {
-
-// Counts the files that may hold a sampled key; remembers the first.
-struct SampleState {
-  Version::GetStats first;
-  int matches = 0;
-};
-
-bool CountSampleMatch(void* arg, int level, FileMetaData* f) {
-  SampleState* s = static_cast<SampleState*>(arg);
-  if (++s->matches == 1) {
-    s->first.seek_file = f;
-    s->first.seek_file_level = level;
-  }
-  return s->matches < 2;  // two are enough to decide
-}
-
-}  // namespace
-
 bool Version::RecordReadSample(Slice internal_key) {
   ParsedInternalKey parsed;
   if (!ParseInternalKey(internal_key, &parsed)) return false;
 
-  SampleState state;
-  state.first.seek_file = nullptr;
-  state.first.seek_file_level = -1;
-  ForEachOverlapping(parsed.user_key, internal_key, &state, &CountSampleMatch);
-  // A key found in several files is what a Get would pay extra seeks for.
-  return state.matches >= 2 && UpdateStats(state.first);
+  // A key found in several files is what a Get would pay extra seeks for;
+  // the first of them is charged. Two are enough to decide.
+  OverlappingFiles files(*this, parsed.user_key, internal_key);
+  GetStats first;
+  if (!files.Next(&first.seek_file, &first.seek_file_level)) return false;
+  FileMetaData* second_file;
+  int second_level;
+  if (!files.Next(&second_file, &second_level)) return false;
+  return UpdateStats(first);
 }
 
 void Version::Ref() { ++refs_; }

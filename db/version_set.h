@@ -38,7 +38,7 @@ class TableCache;
 class Version;
 class VersionSet;
 class WritableFile;
-struct TableReadContext;
+struct IoStats;
 
 // Index of the first file in `files` whose largest key is >= key, or
 // files.size() if there is none. `files` must be sorted and disjoint.
@@ -75,11 +75,13 @@ class Version {
   // without finding the key, if the Get then went on to another file.
   // Must be called without the DB mutex held.
   //
-  // ctx (required) carries the per-Get state to every table probe (key
-  // hash for ElasticBF, io-stats counters). The caller holds no EpochGuard:
-  // the filter layer enters its epoch itself, around each unit probe.
+  // key_hash is KeyHash64 of the user key when the DB screens tables with
+  // ElasticBF; io_stats (may be null) counts every table probe. One
+  // KeyLookup carries both, and the outcome, through every probe. Nobody
+  // holds an EpochGuard across the Get or a table read: the filter layer
+  // enters its epoch itself, only while it screens one table.
   Status Get(const ReadOptions&, const LookupKey& key, std::string* val,
-             GetStats* stats, TableReadContext* ctx);
+             GetStats* stats, uint64_t key_hash, IoStats* io_stats);
 
   // Charges the seek recorded in stats. Returns true if a seek compaction
   // should now be scheduled. Requires the DB mutex.
@@ -129,16 +131,12 @@ class Version {
   friend class VersionSet;
 
   class LevelFileNumIterator;
+  class OverlappingFiles;
 
   explicit Version(VersionSet* vset) : vset_(vset), next_(this), prev_(this) {}
   ~Version();
 
   Iterator* NewConcatenatingIterator(const ReadOptions&, int level) const;
-
-  // Calls visit(arg, level, file) for each file that may contain user_key,
-  // newest first, until it returns false.
-  void ForEachOverlapping(Slice user_key, Slice internal_key, void* arg,
-                          bool (*visit)(void*, int, FileMetaData*));
 
   VersionSet* vset_;  // owner
   Version* next_;     // doubly linked list of live versions

@@ -75,6 +75,11 @@ class FilterLayer {
     bool consulted = false;  // kMayMatch: at least one unit was checked
     // kMayMatch: the table's index entries the key can be found in.
     SegmentLocator::EntryRange entries;
+
+    // False when the table cannot hold the key, so it is not probed.
+    bool TableMayHoldKey() const {
+      return verdict != kPastEnd && verdict != kRuledOut;
+    }
   };
 
   // One access record taken from the ring.

@@ -17,6 +17,7 @@
 #include "table/elastic/filter_group.h"
 #include "table/filter_block.h"
 #include "table/format.h"
+#include "table/key_lookup.h"
 #include "table/readahead_file.h"
 #include "table/table_filter_setup.h"
 #include "table/table_state.h"
@@ -427,51 +428,72 @@ Iterator* NewTableScanIterator(const TableState& table,
   return iter;
 }
 
+namespace {
+
+// Asks the table's own filter, if it has one, whether `key` may be in the
+// data block that `index_value` names: false only when the filter rules
+// it out. *checked tells whether a filter was asked.
+inline bool BlockMayHoldKey(const TableState& table, const Slice& index_value,
+                            const Slice& key, bool* checked) {
+  if (table.filter == nullptr) return true;
+  Slice handle_input = index_value;
+  BlockHandle handle;
+  if (!handle.DecodeFrom(&handle_input).ok()) return true;
+  *checked = true;
+  return table.filter->KeyMayMatch(handle.offset(), key);
+}
+
+}  // namespace
+
 Status Table::InternalGet(const ReadOptions& options, const Slice& key,
                           void* arg,
                           void (*handle_result)(void*, const Slice&,
                                                 const Slice&)) {
-  TableProbe probe;
-  return ProbeTable(*rep_, options, key, nullptr, arg, handle_result, &probe);
+  // Kept for the public header's sake: the DB's Gets use ProbeTable.
+  BlockIterator index_iter(rep_->options.comparator, rep_->index_block);
+  index_iter.Seek(key);
+  if (!index_iter.Valid()) return index_iter.status();
+  bool checked = false;
+  if (!BlockMayHoldKey(*rep_, index_iter.value(), key, &checked)) {
+    return Status::OK();
+  }
+  std::unique_ptr<Iterator> block(
+      DataBlockIterator(*rep_, rep_->file, options, index_iter.value()));
+  block->Seek(key);
+  if (block->Valid()) (*handle_result)(arg, block->key(), block->value());
+  return block->status();
 }
 
 Status ProbeTable(const TableState& table, const ReadOptions& options,
-                  const Slice& key, const IndexHint* hint, void* arg,
-                  void (*handle_result)(void*, const Slice&, const Slice&),
-                  TableProbe* probe) {
+                  const SegmentLocator::EntryRange& hint, KeyLookup* lookup) {
+  const Slice& key = lookup->internal_key();
   // Both iterators live on the stack: a lookup allocates only what reading
   // the data block itself needs.
   BlockIterator index_iter(table.options.comparator, table.index_block);
-  if (hint != nullptr) {
-    index_iter.SeekInRestarts(key, hint->first, hint->last);
+  if (hint.known) {
+    index_iter.SeekInRestarts(key, hint.first, hint.last);
   } else {
     index_iter.Seek(key);
   }
   if (!index_iter.Valid()) return index_iter.status();
 
   const Slice handle_value = index_iter.value();
-  if (table.filter != nullptr) {
-    Slice handle_input = handle_value;
-    BlockHandle handle;
-    if (handle.DecodeFrom(&handle_input).ok()) {
-      probe->filter_checked = true;
-      if (!table.filter->KeyMayMatch(handle.offset(), key)) {
-        probe->filter_rejected = true;
-        return Status::OK();
-      }
-    }
-  }
+  bool checked = false;
+  const bool may_hold = BlockMayHoldKey(table, handle_value, key, &checked);
+  if (checked) lookup->NoteFilter(/*rejected=*/!may_hold);
+  if (!may_hold) return Status::OK();
 
   LoadedBlock loaded;
+  bool from_cache = false;
   Status s =
       LoadDataBlock(table.options, table.file, table.file_size, table.cache_id,
-                    options, handle_value, &loaded, &probe->block_from_cache);
+                    options, handle_value, &loaded, &from_cache);
   if (!s.ok()) return s;
-  probe->block_read = true;
+  lookup->NoteBlockRead(from_cache);
   BlockIterator block_iter(table.options.comparator, loaded.block);
   block_iter.Seek(key);
   if (block_iter.Valid()) {
-    (*handle_result)(arg, block_iter.key(), block_iter.value());
+    lookup->TakeEntry(block_iter.key(), block_iter.value());
   }
   s = block_iter.status();
   ReleaseLoadedBlock(table.options.block_cache, loaded);

@@ -14,6 +14,7 @@
 #include "leveldb/status.h"
 #include "leveldb/table.h"
 #include "table/elastic/filter_group.h"
+#include "table/elastic/segment_locator.h"
 #include "table/format.h"
 
 namespace leveldb {
@@ -22,6 +23,7 @@ class Block;
 class FilterBlockReader;
 class FilterPolicy;
 class Iterator;
+class KeyLookup;
 class RandomAccessFile;
 struct TableFilterSetup;
 struct TableTail;
@@ -68,29 +70,12 @@ Status OpenTableState(const Options& options, const TableFilterSetup& filter,
 Iterator* NewTableScanIterator(const TableState& table,
                                const ReadOptions& options, size_t readahead);
 
-// What one point lookup in a table did.
-struct TableProbe {
-  bool filter_checked = false;    // the table's own filter was asked
-  bool filter_rejected = false;   // ... and ruled the key out
-  bool block_read = false;        // a data block was fetched
-  bool block_from_cache = false;  // ... from the block cache
-};
-
-// Index entries (restart runs) [first, last] known to hold the first
-// index entry at or after a key, when the DB's filter layer located it.
-struct IndexHint {
-  uint32_t first;
-  uint32_t last;
-};
-
-// Looks up `key` in the table: its own filter, if it has one, then the
-// index (within `hint`'s entries when not null), then the data block,
-// whose first entry at or after `key` goes to handle_result(arg,
-// entry_key, entry_value). *probe says what it took.
+// Looks up lookup->internal_key() in the table: its own filter, if it has
+// one, then the index (only the entries `hint` names, when it knows them),
+// then the data block, whose first entry at or after the key goes to
+// lookup->TakeEntry. The lookup's probe record says what it took.
 Status ProbeTable(const TableState& table, const ReadOptions& options,
-                  const Slice& key, const IndexHint* hint, void* arg,
-                  void (*handle_result)(void*, const Slice&, const Slice&),
-                  TableProbe* probe);
+                  const SegmentLocator::EntryRange& hint, KeyLookup* lookup);
 
 }  // namespace leveldb
 

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "db/filename.h"
-#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "elastic/mq_schedule.h"
 #include "gtest/gtest.h"
@@ -53,14 +52,7 @@ uint64_t LocatorBytes(MQScheduleOptions mo, const Options& options,
   MQSchedule mqs(mo);
   TableCache cache(dbname, options, 4, &mqs);
   for (size_t t = 0; t < sizes.size(); ++t) {
-    TableReadContext ctx;
-    test::Lookup lookup;
-    lookup.user_key = "k";
-    lookup.ctx = &ctx;
-    EXPECT_TRUE(cache
-                    .Get(ReadOptions(), t + 1, sizes[t], lookup.user_key,
-                         &lookup, &test::SaveLookup, &ctx)
-                    .ok());
+    EXPECT_TRUE(test::GetFromTable(&cache, t + 1, sizes[t], "k").status.ok());
   }
   const uint64_t bytes = MQScheduleTestPeer::GetStats(&mqs).locator_bytes;
   EXPECT_GT(bytes, 0u);
@@ -82,6 +74,9 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
   options.block_size = 1024;
   options.compression = kNoCompression;
   options.filter_policy = policy.get();
+  // Tables as a DB writes them: internal keys.
+  test::InternalKeyOptions internal;
+  const Options& table_options = internal.From(options);
 
   std::vector<test::KVVector> contents(kTables);
   std::vector<uint64_t> sizes(kTables);
@@ -92,7 +87,8 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
       const int n = t * kKeysPerTable + i;
       kvs.emplace_back(test::PresentKey(n), "value" + std::to_string(n));
     }
-    const std::string bytes = test::BuildTableBytes(options, kvs);
+    const std::string bytes =
+        test::BuildTableBytes(table_options, test::InternalEntries(kvs));
     ElasticIndex index;
     ASSERT_TRUE(test::ReadElasticIndexOf(bytes, &index).ok());
     ASSERT_GE(index.num_segments(), 4u);
@@ -112,13 +108,13 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
   mo.opener = test::OpenerFor(env.get(), dbname);
   // The budget covers every table's locator and a few units only.
   mo.elastic.memory_budget_bytes =
-      LocatorBytes(mo, options, dbname, sizes) + 4 * largest_unit;
+      LocatorBytes(mo, table_options, dbname, sizes) + 4 * largest_unit;
   MQSchedule mqs(mo);
   Counters counters;
   {
     // Far fewer cache slots than tables: tables close and reopen all the
     // time too, while their filters stay.
-    TableCache cache(dbname, options, 4, &mqs);
+    TableCache cache(dbname, table_options, 4, &mqs);
 
     std::atomic<bool> stop{false};
     std::atomic<int> over_budget{0};
@@ -145,25 +141,21 @@ TEST(ElasticConcurrencyTest, NoFalseNegativesWhileUnitsChurn) {
             absent ? test::AbsentKey(n) : test::PresentKey(n);
 
         mqs.layer()->Tick();  // as DBImpl::Get does
-        TableReadContext ctx;
-        ctx.key_hash = KeyHash64(key.data(), key.size());
-        ctx.stats = &stats;
-        test::Lookup lookup;
-        lookup.user_key = key;
-        lookup.ctx = &ctx;
-        const Status s = cache.Get(ReadOptions(), t + 1, sizes[t], key, &lookup,
-                                   &test::SaveLookup, &ctx);
+        const test::TableGet get =
+            test::GetFromTable(&cache, t + 1, sizes[t], key, &stats);
         counters.gets.fetch_add(1, std::memory_order_relaxed);
-        if (!s.ok()) {
+        if (!get.status.ok()) {
           counters.errors.fetch_add(1);
-        } else if (absent && lookup.found) {
+        } else if (absent && get.found()) {
           counters.phantom.fetch_add(1);
-        } else if (!absent && !lookup.found) {
+        } else if (!absent && !get.found()) {
           counters.missing.fetch_add(1);
-        } else if (!absent && lookup.value != "value" + std::to_string(n)) {
+        } else if (!absent && get.value != "value" + std::to_string(n)) {
           counters.wrong_value.fetch_add(1);
         }
-        if (!absent && ctx.filter_rejected) counters.missing.fetch_add(1);
+        if (!absent && get.probe.filter_rejected) {
+          counters.missing.fetch_add(1);
+        }
       }
     };
     std::vector<std::thread> workers;

@@ -1,6 +1,6 @@
 // Helpers shared by the ElasticBF table tests: building tables in memory,
-// finding their meta blocks, files that count or hold up reads, and a
-// lookup handler that fills a TableReadContext the way the DB does.
+// finding their meta blocks, files that count or hold up reads, and point
+// lookups through a TableCache made the way Version::Get makes them.
 #ifndef STORAGE_LEVELDB_TESTS_ELASTIC_TEST_HELPERS_H_
 #define STORAGE_LEVELDB_TESTS_ELASTIC_TEST_HELPERS_H_
 
@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "db/read_context.h"
+#include "db/dbformat.h"
 #include "db/table_cache.h"
 #include "elastic/table_file_opener.h"
 #include "leveldb/comparator.h"
@@ -25,9 +25,12 @@
 #include "table/block.h"
 #include "table/elastic/filter_group.h"
 #include "table/format.h"
+#include "table/internal_filter_policy.h"
+#include "table/key_lookup.h"
 #include "tests/table_test_helpers.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
+#include "util/hash64.h"
 
 namespace leveldb {
 namespace test {
@@ -259,28 +262,72 @@ class CapturingLogger : public Logger {
   std::vector<std::string> lines_;
 };
 
-// A lookup's outcome, filled by SaveLookup like the DB's handler: the entry
-// counts as a match when its key (user part when internal_keys) equals the
-// key looked up.
-struct Lookup {
-  std::string user_key;
-  bool internal_keys = false;
-  TableReadContext* ctx = nullptr;
-  bool found = false;
-  std::string value;
+// The entries with each key made the internal key of a value written at
+// sequence number `seq`, as a DB's tables hold them.
+inline KVVector InternalEntries(const KVVector& kvs, SequenceNumber seq = 1) {
+  KVVector internal;
+  internal.reserve(kvs.size());
+  for (const auto& kv : kvs) {
+    std::string key;
+    AppendInternalKey(&key, ParsedInternalKey(kv.first, seq, kTypeValue));
+    internal.emplace_back(std::move(key), kv.second);
+  }
+  return internal;
+}
+
+// Options for tables of internal keys over user keys ordered by `user`,
+// filtered as a DB filters them: the user keys go into `base`'s filter
+// policy.
+class InternalKeyOptions {
+ public:
+  explicit InternalKeyOptions(const Comparator* user = BytewiseComparator())
+      : icmp_(user) {}
+  InternalKeyOptions(const InternalKeyOptions&) = delete;
+  InternalKeyOptions& operator=(const InternalKeyOptions&) = delete;
+
+  // `base` with internal keys; the result lives until the next call.
+  const Options& From(const Options& base) {
+    options_ = base;
+    options_.comparator = &icmp_;
+    policy_.reset(base.filter_policy == nullptr
+                      ? nullptr
+                      : new InternalFilterPolicy(base.filter_policy));
+    options_.filter_policy = policy_.get();
+    return options_;
+  }
+
+ private:
+  const InternalKeyComparator icmp_;
+  std::unique_ptr<const FilterPolicy> policy_;
+  Options options_;
 };
 
-inline void SaveLookup(void* arg, const Slice& k, const Slice& v) {
-  Lookup* lookup = static_cast<Lookup*>(arg);
-  Slice user = k;
-  if (lookup->internal_keys && user.size() >= 8) {
-    user = Slice(user.data(), user.size() - 8);
-  }
-  if (user == Slice(lookup->user_key)) {
-    lookup->found = true;
-    lookup->value = v.ToString();
-    if (lookup->ctx != nullptr) lookup->ctx->key_matched = true;
-  }
+// What one lookup of a user key in one table found and did.
+struct TableGet {
+  Status status;
+  KeyLookup::Outcome outcome = KeyLookup::Outcome::kNotFound;
+  std::string value;
+  KeyLookup::Probe probe;
+
+  bool found() const { return outcome == KeyLookup::Outcome::kFound; }
+};
+
+// Looks up the newest entry of `user_key` in table `number` (of internal
+// keys) through `cache`, as Version::Get does; the probe is counted in
+// `stats` (may be null).
+inline TableGet GetFromTable(TableCache* cache, uint64_t number, uint64_t size,
+                             const std::string& user_key,
+                             IoStats* stats = nullptr,
+                             const ReadOptions& options = ReadOptions()) {
+  const LookupKey key(user_key, kMaxSequenceNumber);
+  TableGet get;
+  KeyLookup lookup(BytewiseComparator(), key.internal_key(),
+                   KeyHash64(user_key.data(), user_key.size()), &get.value,
+                   stats);
+  get.status = cache->Get(options, number, size, &lookup);
+  get.outcome = lookup.outcome();
+  get.probe = lookup.probe();
+  return get;
 }
 
 // Rewrites the raw block at `handle` with new contents of the same size,

@@ -9,7 +9,6 @@
 
 #include "db/dbformat.h"
 #include "db/filename.h"
-#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "elastic/mq_schedule.h"
 #include "gtest/gtest.h"
@@ -121,6 +120,13 @@ class FilterGroupTest : public testing::Test {
     return std::make_unique<MQSchedule>(mo);
   }
 
+  // The table of `kvs` as a DB writes it (internal keys), for lookups
+  // through a TableCache made with LookupOptions().
+  std::string BuildForLookups(const KVVector& kvs) {
+    return test::BuildTableBytes(LookupOptions(), test::InternalEntries(kvs));
+  }
+  const Options& LookupOptions() { return internal_options_.From(options_); }
+
   // Looks up every present and absent key through a TableCache bound to
   // `mqs`; expects every present key found with its value and no absent
   // key found. Returns how many absent keys a filter rejected.
@@ -131,23 +137,16 @@ class FilterGroupTest : public testing::Test {
       for (int absent = 0; absent < 2; ++absent) {
         const std::string key =
             absent ? test::AbsentKey(static_cast<int>(i)) : kvs[i].first;
-        TableReadContext ctx;
-        ctx.key_hash = KeyHash64(key.data(), key.size());
-        ctx.stats = &stats_;
-        test::Lookup lookup;
-        lookup.user_key = key;
-        lookup.ctx = &ctx;
-        EXPECT_TRUE(cache
-                        ->Get(ReadOptions(), number, size, key, &lookup,
-                              &test::SaveLookup, &ctx)
-                        .ok());
+        const test::TableGet get =
+            test::GetFromTable(cache, number, size, key, &stats_);
+        EXPECT_TRUE(get.status.ok());
         if (absent) {
-          EXPECT_FALSE(lookup.found) << key;
-          if (ctx.filter_rejected) ++rejected;
+          EXPECT_FALSE(get.found()) << key;
+          if (get.probe.filter_rejected) ++rejected;
         } else {
-          EXPECT_TRUE(lookup.found) << key;
-          EXPECT_EQ(kvs[i].second, lookup.value);
-          EXPECT_FALSE(ctx.filter_rejected) << key;
+          EXPECT_TRUE(get.found()) << key;
+          EXPECT_EQ(kvs[i].second, get.value);
+          EXPECT_FALSE(get.probe.filter_rejected) << key;
         }
       }
     }
@@ -159,6 +158,7 @@ class FilterGroupTest : public testing::Test {
   test::CapturingLogger logger_;
   IoStats stats_;
   ElasticFilterOptions eo_;
+  test::InternalKeyOptions internal_options_;
   std::unique_ptr<const FilterPolicy> policy_;
   Options options_;
 };
@@ -414,24 +414,18 @@ TEST_F(FilterGroupTest, TablesGetTheAutomaticShapeOfTheirBudget) {
 
 TEST_F(FilterGroupTest, EmptyTableHasNoElasticIndex) {
   UsePolicy(ElasticFilterOptions());
-  const std::string file = Build(KVVector());
+  const std::string file = BuildForLookups(KVVector());
   ASSERT_FALSE(file.empty());
   BlockHandle h;
   EXPECT_FALSE(test::FindMetaBlock(file, kElasticIndexBlockName, &h));
 
   const uint64_t size = Install(7, file);
   auto mqs = NewSchedule(&stats_);
-  TableCache cache(dbname_, options_, 10, mqs.get());
+  TableCache cache(dbname_, LookupOptions(), 10, mqs.get());
   EXPECT_EQ(0, CheckLookups(&cache, mqs.get(), 7, size, KVVector()));
-  TableReadContext ctx;
-  test::Lookup lookup;
-  lookup.user_key = "k00000000";
-  lookup.ctx = &ctx;
-  ASSERT_TRUE(cache
-                  .Get(ReadOptions(), 7, size, lookup.user_key, &lookup,
-                       &test::SaveLookup, &ctx)
-                  .ok());
-  EXPECT_FALSE(lookup.found);
+  const test::TableGet get = test::GetFromTable(&cache, 7, size, "k00000000");
+  ASSERT_TRUE(get.status.ok());
+  EXPECT_FALSE(get.found());
   EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
 }
 
@@ -586,7 +580,7 @@ TEST_F(ElasticIndexTest, TruncationsAndRandomDamageNeverCrash) {
 TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
   UsePolicy(BloomUnitOptions());  // the v1 index layout and Bloom views
   const KVVector kvs = test::MakeEntries(20000, 20);
-  const std::string good = Build(kvs);
+  const std::string good = BuildForLookups(kvs);
   BlockHandle h;
   ASSERT_TRUE(test::FindMetaBlock(good, kElasticIndexBlockName, &h));
 
@@ -606,7 +600,7 @@ TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
     auto mqs = NewSchedule(&stats_);
     const size_t log_lines = logger_.lines().size();
     {
-      TableCache cache(dbname_, options_, 10, mqs.get());
+      TableCache cache(dbname_, LookupOptions(), 10, mqs.get());
       EXPECT_EQ(0, CheckLookups(&cache, mqs.get(), number, size, kvs));
       EXPECT_EQ(0u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
     }
@@ -617,7 +611,7 @@ TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
   // The intact table does use its filters.
   const uint64_t size = Install(++number, good);
   auto mqs = NewSchedule(&stats_);
-  TableCache cache(dbname_, options_, 10, mqs.get());
+  TableCache cache(dbname_, LookupOptions(), 10, mqs.get());
   EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 15000);
   EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
 }
@@ -625,7 +619,7 @@ TEST_F(FilterGroupTest, CorruptIndexLeavesTheTableWithoutElasticFilters) {
 TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
   UsePolicy(TwoPlaneOptions());
   const KVVector kvs = test::MakeEntries(60000, 20);
-  std::string file = Build(kvs);
+  std::string file = BuildForLookups(kvs);
   ElasticIndex index;
   ASSERT_TRUE(test::ReadElasticIndexOf(file, &index).ok());
   ASSERT_GE(index.num_segments(), 3u);
@@ -636,7 +630,7 @@ TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
   const uint64_t size = Install(20, file);
 
   auto mqs = NewSchedule(&stats_);
-  TableCache cache(dbname_, options_, 10, mqs.get());
+  TableCache cache(dbname_, LookupOptions(), 10, mqs.get());
   const int rejected = CheckLookups(&cache, mqs.get(), 20, size, kvs);
   EXPECT_GT(rejected, 0);
 
@@ -858,9 +852,9 @@ TEST_F(FilterGroupTest, RibbonTablesKeepEveryKeyInTinySegments) {
     // Through a table cache with loaded units: every key found, and the
     // units reject absent keys.
     const uint64_t number = 30 + c.keys_per_segment;
-    const uint64_t size = Install(number, file);
+    const uint64_t size = Install(number, BuildForLookups(kvs));
     auto mqs = NewSchedule(&stats_);
-    TableCache cache(dbname_, options_, 10, mqs.get());
+    TableCache cache(dbname_, LookupOptions(), 10, mqs.get());
     EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 0);
   }
 }
@@ -879,9 +873,9 @@ TEST_F(FilterGroupTest, RibbonTablesKeepEveryKeyInLargeSegments) {
     EXPECT_TRUE(RibbonUnitSizeMatches(index.segment(s).unit_size,
                                       index.segment(s).num_keys, 4));
   }
-  const uint64_t size = Install(40, file);
+  const uint64_t size = Install(40, BuildForLookups(kvs));
   auto mqs = NewSchedule(&stats_);
-  TableCache cache(dbname_, options_, 10, mqs.get());
+  TableCache cache(dbname_, LookupOptions(), 10, mqs.get());
   // One 4-plane unit rejects about 15/16 of the absent keys.
   EXPECT_GT(CheckLookups(&cache, mqs.get(), 40, size, kvs), 25000);
 
@@ -950,7 +944,7 @@ TEST_F(FilterGroupTest, BloomTableBytesAreUnchanged) {
 TEST_F(FilterGroupTest, DamagedRibbonUnitsAnswerMaybe) {
   UsePolicy(RibbonOptions());
   const KVVector kvs = test::MakeEntries(30000, 20);
-  const std::string good = Build(kvs);
+  const std::string good = BuildForLookups(kvs);
   ElasticIndex index;
   ASSERT_TRUE(test::ReadElasticIndexOf(good, &index).ok());
   ASSERT_GE(index.num_segments(), 3u);
@@ -987,7 +981,7 @@ TEST_F(FilterGroupTest, DamagedRibbonUnitsAnswerMaybe) {
     // Every key is still found; the other segments keep their units.
     const uint64_t size = Install(++number, file);
     auto mqs = NewSchedule(/*stats=*/nullptr);  // counts this file only
-    TableCache cache(dbname_, options_, 10, mqs.get());
+    TableCache cache(dbname_, LookupOptions(), 10, mqs.get());
     EXPECT_GT(CheckLookups(&cache, mqs.get(), number, size, kvs), 10000);
     EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(mqs.get()).unit_load_failures);
   }

@@ -376,5 +376,35 @@ TEST_F(SegmentLocatorTest, BlocksOutOfFileOrderAreRejected) {
   EXPECT_FALSE(locator.usable());
 }
 
+// Segment key ranges run from the separator closing the previous segment
+// to the one closing their own, exact at the table's two ends.
+TEST(SegmentKeyRangesTest, RangesFollowTheLastIndexKeys) {
+  auto index_key = [](const std::string& user_key) {
+    return InternalKey(user_key, 9, kTypeValue).Encode().ToString();
+  };
+  std::vector<SegmentKeyRange> ranges;
+  ASSERT_TRUE(SegmentKeyRanges({index_key("c"), "", index_key("m"), "zz"}, "a",
+                               "x", &ranges)
+                  .ok());
+  ASSERT_EQ(4u, ranges.size());
+  EXPECT_EQ("a", ranges[0].first);
+  EXPECT_EQ("c", ranges[0].last);
+  // A segment without data blocks: an empty range at the last bound.
+  EXPECT_EQ("c", ranges[1].first);
+  EXPECT_EQ("c", ranges[1].last);
+  EXPECT_EQ("c", ranges[2].first);
+  EXPECT_EQ("m", ranges[2].last);
+  // The last segment ends at the table's largest key, not its separator.
+  EXPECT_EQ("m", ranges[3].first);
+  EXPECT_EQ("x", ranges[3].last);
+
+  ASSERT_TRUE(SegmentKeyRanges({}, "a", "x", &ranges).ok());
+  EXPECT_TRUE(ranges.empty());
+  // A separator too short to carry a tag is damage.
+  EXPECT_TRUE(
+      SegmentKeyRanges({"short", "z"}, "a", "x", &ranges).IsCorruption());
+  EXPECT_TRUE(ranges.empty());
+}
+
 }  // namespace
 }  // namespace leveldb

@@ -1,5 +1,4 @@
 #include "db/table_cache.h"
-#include "db/read_context.h"
 
 #include <memory>
 #include <string>
@@ -15,6 +14,7 @@
 #include "leveldb/helpers/memenv.h"
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
+#include "table/key_lookup.h"
 #include "tests/table_test_helpers.h"
 
 namespace leveldb {
@@ -50,21 +50,26 @@ class TableCacheTest : public testing::Test {
             {IKey("cherry", 1), "dark"}};
   }
 
-  // Result of TableCache::Get: "key=value" of the entry found, "" if none.
+  // Result of TableCache::Get for internal key `ikey`: "key=value" when
+  // the table holds a value of its user key, "deleted", "corrupt", or ""
+  // when the table holds no entry of the key.
   std::string Lookup(uint64_t number, uint64_t size, const std::string& ikey,
                      Status* status) {
-    std::string found;
-    TableReadContext ctx;
-    *status = cache_->Get(
-        ReadOptions(), number, size, ikey, &found,
-        [](void* arg, const Slice& k, const Slice& v) {
-          ParsedInternalKey parsed;
-          ASSERT_TRUE(ParseInternalKey(k, &parsed));
-          *static_cast<std::string*>(arg) =
-              parsed.user_key.ToString() + "=" + v.ToString();
-        },
-        &ctx);
-    return found;
+    std::string value;
+    KeyLookup lookup(BytewiseComparator(), ikey, /*key_hash=*/0, &value,
+                     /*stats=*/nullptr);
+    *status = cache_->Get(ReadOptions(), number, size, &lookup);
+    switch (lookup.outcome()) {
+      case KeyLookup::Outcome::kFound:
+        return lookup.user_key().ToString() + "=" + value;
+      case KeyLookup::Outcome::kDeleted:
+        return "deleted";
+      case KeyLookup::Outcome::kCorrupt:
+        return "corrupt";
+      case KeyLookup::Outcome::kNotFound:
+        break;
+    }
+    return "";
   }
 
   std::unique_ptr<Env> env_;
@@ -107,10 +112,30 @@ TEST_F(TableCacheTest, GetFindsEntries) {
   Status s;
   EXPECT_EQ("banana=yellow", Lookup(5, meta.file_size, IKey("banana", 10), &s));
   EXPECT_TRUE(s.ok());
-  // The handler sees the entry the seek lands on, whatever its key.
-  EXPECT_EQ("cherry=dark", Lookup(5, meta.file_size, IKey("c", 10), &s));
+  // The entry the seek lands on belongs to another key: no match.
+  EXPECT_EQ("", Lookup(5, meta.file_size, IKey("c", 10), &s));
+  EXPECT_TRUE(s.ok());
+  // Entries newer than the lookup's sequence number are skipped.
+  EXPECT_EQ("", Lookup(5, meta.file_size, IKey("banana", 1), &s));
   EXPECT_TRUE(s.ok());
   EXPECT_EQ("", Lookup(5, meta.file_size, IKey("zebra", 10), &s));
+  EXPECT_TRUE(s.ok());
+}
+
+TEST_F(TableCacheTest, GetTellsDeletionsFromValues) {
+  FileMetaData meta;
+  ASSERT_TRUE(Build(5,
+                    {{IKey("apple", 3, kTypeDeletion), ""},
+                     {IKey("apple", 2), "old"},
+                     {IKey("banana", 2), "yellow"}},
+                    &meta)
+                  .ok());
+  Status s;
+  EXPECT_EQ("deleted", Lookup(5, meta.file_size, IKey("apple", 10), &s));
+  EXPECT_TRUE(s.ok());
+  // Before the deletion the old value is seen.
+  EXPECT_EQ("apple=old", Lookup(5, meta.file_size, IKey("apple", 2), &s));
+  EXPECT_EQ("banana=yellow", Lookup(5, meta.file_size, IKey("banana", 10), &s));
   EXPECT_TRUE(s.ok());
 }
 

@@ -1,12 +1,12 @@
-// Damages a table one byte at a time (and truncates it at every length) and
-// checks that reading it with checksums on either reports Corruption or
-// returns exactly the original data: never a crash, a wrong value or a
-// silently missing key.
+// Damages a table (of internal keys, as a DB writes them) one byte at a time
+// (and truncates it at every length) and checks that reading it with
+// checksums on either reports Corruption or returns exactly the original
+// data: never a crash, a wrong value or a silently missing key.
 #include <map>
 #include <memory>
 #include <string>
 
-#include "db/read_context.h"
+#include "db/dbformat.h"
 #include "db/table_cache.h"
 #include "gtest/gtest.h"
 #include "leveldb/cache.h"
@@ -16,6 +16,8 @@
 #include "leveldb/options.h"
 #include "leveldb/table.h"
 #include "leveldb/table_builder.h"
+#include "table/internal_filter_policy.h"
+#include "table/key_lookup.h"
 #include "tests/table_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/random.h"
@@ -27,9 +29,14 @@ using test::KVVector;
 
 class TableCorruptionTest : public testing::Test {
  protected:
+  // Tables as a DB writes them: internal keys, filtered by user key.
   TableCorruptionTest()
-      : bloom_(NewBloomFilterPolicy(10)), block_cache_(NewLRUCache(1 << 20)) {
-    options_.filter_policy = bloom_.get();
+      : icmp_(BytewiseComparator()),
+        bloom_(NewBloomFilterPolicy(10)),
+        internal_bloom_(bloom_.get()),
+        block_cache_(NewLRUCache(1 << 20)) {
+    options_.comparator = &icmp_;
+    options_.filter_policy = &internal_bloom_;
     options_.block_size = 256;
     options_.block_restart_interval = 4;
     options_.compression = kSnappyCompression;
@@ -43,7 +50,9 @@ class TableCorruptionTest : public testing::Test {
     }
     test::StringSink sink;
     TableBuilder builder(options_, &sink);
-    for (const auto& kv : original_) builder.Add(kv.first, kv.second);
+    for (const auto& kv : original_) {
+      builder.Add(InternalKey(kv.first, 1, kTypeValue).Encode(), kv.second);
+    }
     EXPECT_TRUE(builder.Finish().ok());
     table_ = sink.contents();
   }
@@ -71,7 +80,7 @@ class TableCorruptionTest : public testing::Test {
     corruption |= CheckScan(it.get(), /*forward=*/true);
     corruption |= CheckScan(it.get(), /*forward=*/false);
     for (const auto& kv : original_) {
-      it->Seek(kv.first);
+      it->Seek(LookupKey(kv.first, kMaxSequenceNumber).internal_key());
       if (it->Valid()) CheckEntry(it->key(), it->value());
     }
     if (!it->status().ok()) {
@@ -85,7 +94,9 @@ class TableCorruptionTest : public testing::Test {
 
   // Any entry handed out must be an original entry with its value.
   void CheckEntry(const Slice& key, const Slice& value) {
-    auto pos = original_.find(key.ToString());
+    ParsedInternalKey parsed;
+    ASSERT_TRUE(ParseInternalKey(key, &parsed)) << "invented key";
+    auto pos = original_.find(parsed.user_key.ToString());
     ASSERT_TRUE(pos != original_.end()) << "invented key";
     ASSERT_EQ(pos->second, value.ToString()) << "wrong value";
   }
@@ -99,7 +110,7 @@ class TableCorruptionTest : public testing::Test {
       it->SeekToLast();
     }
     for (; it->Valid(); forward ? it->Next() : it->Prev()) {
-      const std::string key = it->key().ToString();
+      const std::string key = ExtractUserKey(it->key()).ToString();
       CheckEntry(it->key(), it->value());
       if (seen > 0) {
         EXPECT_TRUE(forward ? key > last : key < last) << "out of order";
@@ -121,20 +132,7 @@ class TableCorruptionTest : public testing::Test {
     return false;
   }
 
-  struct Found {
-    bool called = false;
-    std::string key;
-    std::string value;
-  };
-
-  static void Save(void* arg, const Slice& k, const Slice& v) {
-    Found* f = reinterpret_cast<Found*>(arg);
-    f->called = true;
-    f->key = k.ToString();
-    f->value = v.ToString();
-  }
-
-  // Point lookups through the filter path (TableCache -> InternalGet).
+  // Point lookups through the DB's path (TableCache -> ProbeTable).
   bool CheckGets(const std::string& contents, Options options) {
     int reads = 0;
     test::SingleFileEnv env(&contents, &reads);
@@ -144,25 +142,32 @@ class TableCorruptionTest : public testing::Test {
     ro.verify_checksums = true;
     bool corruption = false;
     for (const auto& kv : original_) {
-      Found found;
-      TableReadContext ctx;
-      Status s =
-          cache.Get(ro, 9, contents.size(), kv.first, &found, &Save, &ctx);
+      const LookupKey key(kv.first, kMaxSequenceNumber);
+      std::string value;
+      KeyLookup lookup(BytewiseComparator(), key.internal_key(),
+                       /*key_hash=*/0, &value, /*stats=*/nullptr);
+      const Status s = cache.Get(ro, 9, contents.size(), &lookup);
       if (!s.ok()) {
         EXPECT_TRUE(s.IsCorruption()) << s.ToString();
         corruption = true;
         continue;
       }
+      if (lookup.outcome() == KeyLookup::Outcome::kCorrupt) {
+        corruption = true;  // a Get reports it as Corruption
+        continue;
+      }
       // Not finding a key that is there, with no error, is data loss.
-      EXPECT_TRUE(found.called) << "lost " << kv.first;
-      EXPECT_EQ(kv.first, found.key);
-      EXPECT_EQ(kv.second, found.value);
+      EXPECT_EQ(KeyLookup::Outcome::kFound, lookup.outcome())
+          << "lost " << kv.first;
+      EXPECT_EQ(kv.second, value);
     }
     return corruption;
   }
 
+  const InternalKeyComparator icmp_;
   Options options_;
   std::unique_ptr<const FilterPolicy> bloom_;
+  const InternalFilterPolicy internal_bloom_;
   std::unique_ptr<Cache> block_cache_;
   std::map<std::string, std::string> original_;
   std::string table_;

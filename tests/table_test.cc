@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "db/read_context.h"
+#include "db/dbformat.h"
 #include "db/table_cache.h"
 #include "gtest/gtest.h"
 #include "leveldb/cache.h"
@@ -23,13 +23,16 @@
 #include "table/block_builder.h"
 #include "table/filter_block.h"
 #include "table/format.h"
+#include "table/key_lookup.h"
 #include "table/table_builder_access.h"
 #include "table/table_filter_setup.h"
 #include "table/table_state.h"
+#include "tests/elastic_test_helpers.h"
 #include "tests/table_test_helpers.h"
 #include "tests/test_util.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
+#include "util/io_stats.h"
 #include "util/random.h"
 
 namespace leveldb {
@@ -163,69 +166,80 @@ void CheckIteration(const TableHarness& h, const ReadOptions& read_options) {
   ASSERT_TRUE(it->status().ok());
 }
 
+// What one lookup through the table cache found and did.
 struct GetResult {
-  bool called = false;
-  std::string key;
+  Status status;
+  KeyLookup::Outcome outcome = KeyLookup::Outcome::kNotFound;
   std::string value;
+  KeyLookup::Probe probe;
+
+  bool found() const { return outcome == KeyLookup::Outcome::kFound; }
 };
 
-void SaveResult(void* arg, const Slice& k, const Slice& v) {
-  GetResult* r = reinterpret_cast<GetResult*>(arg);
-  r->called = true;
-  r->key = k.ToString();
-  r->value = v.ToString();
-}
-
+// Point lookups through a TableCache, as a DB makes them: in the harness's
+// entries written as internal keys (with `writer`'s options, by default
+// the harness's own) and read with the harness's options.
 class GetHarness {
  public:
-  explicit GetHarness(const TableHarness& h) : harness_(h) {
-    options_ = h.options();
+  explicit GetHarness(const TableHarness& h, const Options* writer = nullptr)
+      : user_comparator_(h.options().comparator),
+        write_keys_(writer != nullptr ? writer->comparator
+                                      : h.options().comparator),
+        read_keys_(h.options().comparator) {
+    contents_ = test::BuildTableBytes(
+        write_keys_.From(writer != nullptr ? *writer : h.options()),
+        test::InternalEntries(h.entries()));
+    options_ = read_keys_.From(h.options());
     options_.env = &env_;
     cache_.reset(new TableCache("/nonexistent-db", options_, 10));
   }
 
-  Status Get(const ReadOptions& ro, const std::string& key, GetResult* r) {
-    TableReadContext ctx;
-    return cache_->Get(ro, 7, harness_.contents().size(), key, r, &SaveResult,
-                       &ctx);
+  GetResult Get(const ReadOptions& ro, const std::string& user_key) {
+    const LookupKey key(user_key, kMaxSequenceNumber);
+    GetResult r;
+    KeyLookup lookup(user_comparator_, key.internal_key(), /*key_hash=*/0,
+                     &r.value, /*stats=*/nullptr);
+    r.status = cache_->Get(ro, 7, contents_.size(), &lookup);
+    r.outcome = lookup.outcome();
+    r.probe = lookup.probe();
+    return r;
   }
 
   int reads() const { return reads_; }
 
  private:
-  const TableHarness& harness_;
+  const Comparator* const user_comparator_;
+  test::InternalKeyOptions write_keys_;
+  test::InternalKeyOptions read_keys_;
+  std::string contents_;
   int reads_ = 0;
-  SingleFileEnv env_{&harness_.contents(), &reads_};
+  SingleFileEnv env_{&contents_, &reads_};
   Options options_;
   std::unique_ptr<TableCache> cache_;
 };
 
-// Every present key is found; an absent key either yields nothing or the
-// next key of the same block.
-void CheckGets(const TableHarness& h, Random* rnd) {
-  GetHarness gets(h);
+// Every present key is found with its value; no absent key is.
+void CheckGets(const TableHarness& h, Random* rnd,
+               const Options* writer = nullptr) {
+  GetHarness gets(h, writer);
   const KVVector& entries = h.entries();
   const Comparator* cmp = h.options().comparator;
   ReadOptions ro;
   ro.verify_checksums = true;
   for (const auto& kv : entries) {
-    GetResult r;
-    ASSERT_TRUE(gets.Get(ro, kv.first, &r).ok());
-    ASSERT_TRUE(r.called) << kv.first;
-    ASSERT_EQ(kv.first, r.key);
+    const GetResult r = gets.Get(ro, kv.first);
+    ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+    ASSERT_TRUE(r.found()) << kv.first;
     ASSERT_EQ(kv.second, r.value);
   }
   for (int i = 0; i < 200; ++i) {
     const std::string probe = test::RandomKey(rnd, 1 + rnd->Uniform(12));
     auto pos = test::LowerBound(entries, cmp, probe);
-    GetResult r;
-    ASSERT_TRUE(gets.Get(ro, probe, &r).ok());
-    if (pos != entries.end() && pos->first == probe) {
-      ASSERT_TRUE(r.called);
-      ASSERT_EQ(pos->second, r.value);
-    } else if (r.called) {
-      ASSERT_TRUE(pos != entries.end());
-      ASSERT_EQ(pos->first, r.key);
+    const bool present = pos != entries.end() && pos->first == probe;
+    const GetResult r = gets.Get(ro, probe);
+    ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+    ASSERT_EQ(present, r.found()) << probe;
+    if (present) {
       ASSERT_EQ(pos->second, r.value);
     }
   }
@@ -573,20 +587,21 @@ TEST(TableTest, FilterIsStoredAndSkipsBlockReads) {
 
   GetHarness gets(h);
   ReadOptions ro;
-  GetResult r;
-  ASSERT_TRUE(gets.Get(ro, "present1", &r).ok());  // opens the table
-  ASSERT_TRUE(r.called);
+  GetResult r = gets.Get(ro, "present1");  // opens the table
+  ASSERT_TRUE(r.found());
   const int reads_after_open = gets.reads();
-  int found_anyway = 0;
+  int passed = 0;
   for (int i = 0; i < 1000; ++i) {
-    GetResult miss;
     // Sorts among the present keys, so the index always names a block.
-    ASSERT_TRUE(gets.Get(ro, "present1" + std::to_string(i) + "x", &miss).ok());
-    if (miss.called) ++found_anyway;
+    const GetResult miss = gets.Get(ro, "present1" + std::to_string(i) + "x");
+    ASSERT_TRUE(miss.status.ok());
+    EXPECT_FALSE(miss.found());
+    EXPECT_TRUE(miss.probe.consulted_filter);
+    if (miss.probe.read_data_block) ++passed;
   }
   // Each lookup that passes the filter reads one block; ~1% should pass.
   EXPECT_LT(gets.reads() - reads_after_open, 60);
-  EXPECT_LT(found_anyway, 60);
+  EXPECT_EQ(gets.reads() - reads_after_open, passed);
 
   // The same table opened without a policy reads a block every time.
   Options plain = options;
@@ -594,12 +609,13 @@ TEST(TableTest, FilterIsStoredAndSkipsBlockReads) {
   TableHarness no_filter(plain);
   no_filter.Build(h.entries());
   GetHarness plain_gets(no_filter);
-  ASSERT_TRUE(plain_gets.Get(ro, "present1", &r).ok());
+  ASSERT_TRUE(plain_gets.Get(ro, "present1").found());
   const int plain_after_open = plain_gets.reads();
   for (int i = 0; i < 100; ++i) {
-    GetResult miss;
-    ASSERT_TRUE(
-        plain_gets.Get(ro, "present1" + std::to_string(i) + "x", &miss).ok());
+    const GetResult miss =
+        plain_gets.Get(ro, "present1" + std::to_string(i) + "x");
+    ASSERT_TRUE(miss.status.ok());
+    EXPECT_FALSE(miss.probe.consulted_filter);
   }
   EXPECT_EQ(100, plain_gets.reads() - plain_after_open);
 }
@@ -623,13 +639,13 @@ TEST(TableTest, TableWithFilterReadsWithoutPolicyAndViceVersa) {
   TableHarness reader_without(without);
   reader_without.Adopt(filtered.contents(), entries);
   CheckIteration(reader_without, ReadOptions());
-  CheckGets(reader_without, &rnd);
+  CheckGets(reader_without, &rnd, &with);
 
   // An unfiltered table read with a policy: there is no filter to use.
   TableHarness reader_with(with);
   reader_with.Adopt(unfiltered.contents(), entries);
   CheckIteration(reader_with, ReadOptions());
-  CheckGets(reader_with, &rnd);
+  CheckGets(reader_with, &rnd, &without);
 
   // A filter written under another policy name is ignored, not misread.
   class OtherPolicy : public FilterPolicy {
@@ -644,7 +660,93 @@ TEST(TableTest, TableWithFilterReadsWithoutPolicyAndViceVersa) {
   other_options.filter_policy = &other;
   TableHarness reader_other(other_options);
   reader_other.Adopt(filtered.contents(), entries);
-  CheckGets(reader_other, &rnd);
+  CheckGets(reader_other, &rnd, &with);
+}
+
+std::string EntryKey(const std::string& user_key, SequenceNumber sequence,
+                     ValueType type) {
+  std::string key;
+  AppendInternalKey(&key, ParsedInternalKey(user_key, sequence, type));
+  return key;
+}
+
+// The lookup alone decides what the entry a table probe lands on means.
+TEST(KeyLookupTest, TheEntryTakenDecidesTheOutcome) {
+  const LookupKey key("apple", 100);
+  using Outcome = KeyLookup::Outcome;
+  struct Case {
+    std::string entry_key;  // empty: the probe landed on no entry
+    Outcome outcome;
+    bool matched;
+  } cases[] = {
+      {"", Outcome::kNotFound, false},
+      {EntryKey("apple", 7, kTypeValue), Outcome::kFound, true},
+      {EntryKey("apple", 7, kTypeDeletion), Outcome::kDeleted, true},
+      {EntryKey("apricot", 7, kTypeValue), Outcome::kNotFound, false},
+      {EntryKey("apricot", 7, kTypeDeletion), Outcome::kNotFound, false},
+      {"short", Outcome::kCorrupt, false},  // no room for the tag
+      {"apple" + std::string("\x02\x07\0\0\0\0\0\0", 8), Outcome::kCorrupt,
+       false},  // an unknown type
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.entry_key);
+    std::string value = "unchanged";
+    IoStats stats;
+    KeyLookup lookup(BytewiseComparator(), key.internal_key(), 42, &value,
+                     &stats);
+    EXPECT_EQ("apple", lookup.user_key().ToString());
+    EXPECT_EQ(42u, lookup.key_hash());
+    {
+      KeyLookup::ProbeScope probe(&lookup);
+      lookup.NoteBlockRead(/*from_cache=*/false);
+      if (!c.entry_key.empty()) lookup.TakeEntry(c.entry_key, "red");
+    }
+    EXPECT_EQ(c.outcome, lookup.outcome());
+    EXPECT_EQ(c.matched, lookup.probe().key_matched);
+    EXPECT_EQ(c.outcome == Outcome::kFound ? "red" : "unchanged", value);
+    // A block read for an entry of another key (or none) is wasted.
+    EXPECT_EQ(!c.matched, lookup.WastedRead());
+    EXPECT_EQ(c.matched ? 0u : 1u, stats.unfiltered_misses.load());
+    EXPECT_EQ(1u, stats.data_block_reads.load());
+  }
+}
+
+TEST(KeyLookupTest, EachProbeStartsEmptyAndIsCountedOnce) {
+  const LookupKey key("apple", 100);
+  std::string value;
+  IoStats stats;
+  KeyLookup lookup(BytewiseComparator(), key.internal_key(), 0, &value, &stats);
+  {
+    // Ruled out by a filter: no block read.
+    KeyLookup::ProbeScope probe(&lookup);
+    lookup.NoteFilter(/*rejected=*/true);
+  }
+  EXPECT_TRUE(lookup.probe().filter_rejected);
+  EXPECT_FALSE(lookup.WastedRead());
+  {
+    // Let through, and the block (from the cache) holds another key.
+    KeyLookup::ProbeScope probe(&lookup);
+    EXPECT_FALSE(lookup.probe().consulted_filter);
+    lookup.NoteFilter(/*rejected=*/false);
+    lookup.NoteBlockRead(/*from_cache=*/true);
+    lookup.TakeEntry(EntryKey("apricot", 1, kTypeValue), "x");
+  }
+  EXPECT_TRUE(lookup.WastedRead());
+  {
+    // The key's table: found.
+    KeyLookup::ProbeScope probe(&lookup);
+    lookup.NoteFilter(/*rejected=*/false);
+    lookup.NoteBlockRead(/*from_cache=*/false);
+    lookup.TakeEntry(EntryKey("apple", 5, kTypeValue), "red");
+  }
+  EXPECT_EQ(KeyLookup::Outcome::kFound, lookup.outcome());
+  EXPECT_EQ("red", value);
+  EXPECT_EQ(3u, stats.filter_checks.load());
+  EXPECT_EQ(1u, stats.filter_rejections.load());
+  EXPECT_EQ(2u, stats.data_block_reads.load());
+  EXPECT_EQ(1u, stats.data_block_cache_hits.load());
+  EXPECT_EQ(1u, stats.false_positives.load());
+  EXPECT_EQ(0u, stats.unfiltered_misses.load());
 }
 
 TEST(TableTest, BlockCacheServesRepeatedReads) {

@@ -9,7 +9,6 @@
 #include "db/builder.h"
 #include "db/filename.h"
 #include "db/log_writer.h"
-#include "db/read_context.h"
 #include "db/table_cache.h"
 #include "gtest/gtest.h"
 #include "leveldb/comparator.h"
@@ -1228,9 +1227,8 @@ class VersionReadTest : public VersionSetTest {
     Version::GetStats stats;
     std::string value;
     LookupKey lookup(key, seq);
-    TableReadContext ctx;
-    Status s =
-        vset_->current()->Get(ReadOptions(), lookup, &value, &stats, &ctx);
+    Status s = vset_->current()->Get(ReadOptions(), lookup, &value, &stats,
+                                     /*key_hash=*/0, /*io_stats=*/nullptr);
     if (charged != nullptr) {
       *charged = stats.seek_file == nullptr ? 0 : stats.seek_file->number;
     }
@@ -1303,8 +1301,9 @@ TEST_F(VersionReadTest, ChargedSeeksEventuallyScheduleACompaction) {
   LookupKey lookup("bb", 100);
   bool scheduled = false;
   for (int i = 0; i < 200 && !scheduled; ++i) {
-    TableReadContext ctx;
-    ASSERT_TRUE(v->Get(ReadOptions(), lookup, &value, &stats, &ctx).ok());
+    ASSERT_TRUE(v->Get(ReadOptions(), lookup, &value, &stats, /*key_hash=*/0,
+                       /*io_stats=*/nullptr)
+                    .ok());
     scheduled = v->UpdateStats(stats);
   }
   EXPECT_TRUE(scheduled);

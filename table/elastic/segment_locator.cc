@@ -201,4 +201,31 @@ size_t SegmentLocator::ApproximateMemoryUsage() const {
          prefixes_.capacity() * sizeof(uint64_t) + shared_.capacity();
 }
 
+Status SegmentKeyRanges(const std::vector<std::string>& last_keys,
+                        const Slice& smallest_user_key,
+                        const Slice& largest_user_key,
+                        std::vector<SegmentKeyRange>* ranges) {
+  // Index keys carry an 8-byte tag after the user key.
+  constexpr size_t kTagSize = 8;
+  ranges->resize(last_keys.size());
+  std::string lower = smallest_user_key.ToString();
+  for (size_t i = 0; i < last_keys.size(); ++i) {
+    SegmentKeyRange& range = (*ranges)[i];
+    const std::string& last = last_keys[i];
+    range.first = lower;
+    if (i + 1 == last_keys.size()) {
+      range.last = largest_user_key.ToString();
+    } else if (last.empty()) {
+      range.last = lower;  // a segment without data blocks
+    } else if (last.size() < kTagSize) {
+      ranges->clear();
+      return Status::Corruption("index key too short for an internal key");
+    } else {
+      range.last = last.substr(0, last.size() - kTagSize);
+      lower = range.last;
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace leveldb

@@ -19,6 +19,7 @@
 
 #include "leveldb/slice.h"
 #include "leveldb/status.h"
+#include "table/elastic/segment_key_range.h"
 
 namespace leveldb {
 
@@ -102,6 +103,18 @@ class SegmentLocator {
   bool internal_keys_ = false;
   bool last_shares_ = false;  // the last kept key starts with shared_
 };
+
+// The user-key range of each segment of a table whose entries are internal
+// keys with user keys in [smallest_user_key, largest_user_key], from the
+// segments' last index keys (SegmentLocator::LastKeys). A range runs from
+// the separator closing the previous segment to the one closing its own:
+// a superset of the segment's keys, exact at the table's two ends. Sets
+// *ranges empty and returns Corruption on an index key too short to be an
+// internal key.
+Status SegmentKeyRanges(const std::vector<std::string>& last_keys,
+                        const Slice& smallest_user_key,
+                        const Slice& largest_user_key,
+                        std::vector<SegmentKeyRange>* ranges);
 
 }  // namespace leveldb
 
