@@ -1,6 +1,5 @@
 // FileRegistry alone: one record per file through its known, handed-out,
-// registered and retired states and its forgetting, the live set, and loads
-// holding a groups instance.
+// registered and retired states and its forgetting, and the live set.
 #include "elastic/file_registry.h"
 
 #include <algorithm>
@@ -57,17 +56,10 @@ TEST(FileRegistryTest, RegisteringOnceWithGroupsAndSegments) {
   const FileRecord* record = registry.FindAttached(7);
   ASSERT_NE(nullptr, record);
   EXPECT_EQ(groups, record->groups);
-  EXPECT_EQ(record, registry.FindHolding(7, groups.get()));
-  EXPECT_EQ(nullptr, registry.FindHolding(7, NewGroups().get()));
   EXPECT_EQ(0u, record->segments);
 
-  registry.SetSegments(7, 3, 5);
+  registry.SetSegments(7, 3);
   EXPECT_EQ(3u, record->segments);
-  EXPECT_EQ(std::vector<int>({5, 5, 5}), record->unit_limit);
-  registry.LowerUnitLimit(7, 1, 2);
-  registry.LowerUnitLimit(7, 1, 4);  // never raises it
-  registry.LowerUnitLimit(7, 9, 0);  // no such segment: ignored
-  EXPECT_EQ(std::vector<int>({5, 2, 5}), record->unit_limit);
   EXPECT_EQ(std::vector<uint64_t>({7}), Registered(registry));
   EXPECT_EQ(1u, registry.registered_count());
 }
@@ -82,13 +74,12 @@ TEST(FileRegistryTest, FilesWithoutGroupsAreRegisteredButNotAttached) {
   // Groups dropped after registration (no room for the locator): the same.
   auto groups = NewGroups();
   ASSERT_TRUE(registry.Register(9, groups));
-  registry.SetSegments(9, 2, 4);
+  registry.SetSegments(9, 2);
   registry.DropGroups(9);
   const FileRecord* record = registry.FindRegistered(9);
   ASSERT_NE(nullptr, record);
   EXPECT_EQ(nullptr, record->groups);
   EXPECT_EQ(0u, record->segments);  // its hotness is no longer known
-  EXPECT_TRUE(record->unit_limit.empty());
   EXPECT_EQ(nullptr, registry.FindAttached(9));
 }
 
@@ -107,7 +98,7 @@ TEST(FileRegistryTest, ASeededFileRegistersAndTakesItsSeedOnce) {
   ASSERT_TRUE(seed.has_value());
   EXPECT_TRUE(*seed == HotnessOf(10, 2));
   EXPECT_FALSE(registry.TakeSeed(5).has_value());
-  registry.SetSegments(5, 2, 6);
+  registry.SetSegments(5, 2);
   // Its own history wins from now on, registered or not.
   EXPECT_FALSE(registry.Seed(5, HotnessOf(1, 1)));
   std::shared_ptr<TableFilterGroups> retired;
@@ -128,7 +119,7 @@ TEST(FileRegistryTest, ARetiredFileRefusesRegistration) {
   FileRegistry registry;
   auto groups = NewGroups();
   ASSERT_TRUE(registry.Register(4, groups));
-  registry.SetSegments(4, 2, 6);
+  registry.SetSegments(4, 2);
   registry.SetLevel(4, 2);
   std::shared_ptr<TableFilterGroups> returned;
   EXPECT_TRUE(registry.Retire(4, &returned));
@@ -159,19 +150,14 @@ TEST(FileRegistryTest, ForgettingDropsEverything) {
   registry.SetLevel(3, 1);
   ASSERT_TRUE(registry.ReplaceLiveSet({3}).empty());
   ASSERT_TRUE(registry.Register(3, groups));
-  registry.SetSegments(3, 2, 6);
-  registry.BeginLoad(3, groups.get());
-  ASSERT_TRUE(registry.AnyBusy());
+  registry.SetSegments(3, 2);
 
   std::shared_ptr<TableFilterGroups> released;
   EXPECT_TRUE(registry.Forget(3, &released));
   EXPECT_EQ(groups, released);
   EXPECT_EQ(nullptr, registry.Find(3));
   EXPECT_EQ(0u, registry.registered_count());
-  EXPECT_FALSE(registry.AnyBusy());
   EXPECT_TRUE(Registered(registry).empty());
-  registry.EndLoad(3, groups.get());  // the old load ends: nothing to do
-  EXPECT_FALSE(registry.AnyBusy());
 
   // Retirement is forgotten too: the number may register afresh.
   registry.Retire(3, &released);
@@ -185,7 +171,6 @@ TEST(FileRegistryTest, ForgettingDropsEverything) {
   EXPECT_FALSE(record->level.has_value());
   EXPECT_FALSE(record->seed.has_value());
   EXPECT_EQ(0u, record->segments);
-  EXPECT_EQ(0, record->busy);
 }
 
 TEST(FileRegistryTest, SetLevelReportsChangesOnly) {
@@ -263,49 +248,15 @@ TEST(FileRegistryTest, ReplacingTheLiveSetNamesTheFilesThatLeft) {
   }());
 }
 
-TEST(FileRegistryTest, LoadsHoldOnlyTheInstanceTheyStartedWith) {
-  FileRegistry registry;
-  auto groups = NewGroups();
-  ASSERT_TRUE(registry.Register(1, groups));
-  registry.SetSegments(1, 2, 6);
-  registry.BeginLoad(1, groups.get());
-  registry.BeginLoad(1, groups.get());
-  registry.BeginLoad(1, NewGroups().get());  // not its groups: ignored
-  EXPECT_EQ(2, registry.FindAttached(1)->busy);
-  EXPECT_TRUE(registry.AnyBusy());
-  registry.EndLoad(1, groups.get());
-  EXPECT_EQ(1, registry.FindAttached(1)->busy);
-  EXPECT_TRUE(registry.AnyBusy());
-
-  // Unregistered while a load is in flight: the load's end is a no-op,
-  // and a later registration of the number starts idle.
-  std::shared_ptr<TableFilterGroups> released;
-  registry.Retire(1, &released);
-  EXPECT_FALSE(registry.AnyBusy());
-  registry.Forget(1, &released);
-  auto again = NewGroups();
-  ASSERT_TRUE(registry.Register(1, again));
-  registry.BeginLoad(1, again.get());
-  registry.EndLoad(1, groups.get());  // the old instance's load
-  EXPECT_EQ(1, registry.FindAttached(1)->busy);
-  registry.EndLoad(1, again.get());
-  EXPECT_EQ(0, registry.FindAttached(1)->busy);
-  registry.EndLoad(1, again.get());  // never below zero
-  EXPECT_EQ(0, registry.FindAttached(1)->busy);
-  EXPECT_FALSE(registry.AnyBusy());
-}
-
 TEST(FileRegistryTest, ClearDropsEveryRecord) {
   FileRegistry registry;
   auto groups = NewGroups();
   ASSERT_TRUE(registry.Register(1, groups));
-  registry.BeginLoad(1, groups.get());
   registry.ReplaceLiveSet({1, 2});
   registry.Clear();
   EXPECT_EQ(nullptr, registry.Find(1));
   EXPECT_EQ(nullptr, registry.Find(2));
   EXPECT_EQ(0u, registry.registered_count());
-  EXPECT_FALSE(registry.AnyBusy());
   EXPECT_FALSE(registry.live_set_reported());
 }
 
