@@ -17,7 +17,7 @@ UnitManager::LoadCheck UnitManager::CheckLoadLocked(
     const TableFilterGroups* groups, SegmentId id, int unit) {
   const Table* table = FindHoldingLocked(id, groups);
   if (table == nullptr) return kSkipLoad;
-  const uint32_t seg = MultiQueue::SegmentIndexOf(id);
+  const uint32_t seg = SegmentIndexOf(id);
   const int reserved = mq_.UnitsLoaded(id);
   const int installed = groups->LoadedCount(seg);
   if (unit >= reserved || installed > unit) {
@@ -90,8 +90,7 @@ void UnitManager::LoadUnit(const std::shared_ptr<TableFilterGroups>& groups,
   UnitBuffer buffer;
   const Status s =
       open_status.ok()
-          ? groups->ReadUnit(file, MultiQueue::SegmentIndexOf(load.id),
-                             load.unit, &buffer)
+          ? groups->ReadUnit(file, SegmentIndexOf(load.id), load.unit, &buffer)
           : open_status;
   MutexLock l(&mu_);
   FinishLoadLocked(groups.get(), load.id, load.unit, s, &buffer);
@@ -123,7 +122,7 @@ void UnitManager::FinishLoadLocked(const TableFilterGroups* read_into,
   if (table == nullptr) return;
   TableFilterGroups* groups = table->groups.get();
   EpochDomain* epoch = members_.at(table->db).client->layer()->epoch();
-  const uint32_t seg = MultiQueue::SegmentIndexOf(id);
+  const uint32_t seg = SegmentIndexOf(id);
   const int reserved = mq_.UnitsLoaded(id);
   const int installed = groups->LoadedCount(seg);
 

@@ -90,7 +90,7 @@ UnitManager::~UnitManager() {
 
 UnitManager::SegmentId UnitManager::QueueId(DbHandle db, uint64_t file_number,
                                             uint32_t seg) {
-  return MultiQueue::MakeSegmentId(QueueFile(db, file_number), seg);
+  return MakeSegmentId(QueueFile(db, file_number), seg);
 }
 
 uint64_t UnitManager::QueueFile(DbHandle db, uint64_t file_number) {
@@ -125,7 +125,7 @@ void UnitManager::AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n) {
 }
 
 UnitManager::Table* UnitManager::FindTableLocked(SegmentId id) {
-  auto it = tables_.find(MultiQueue::FileNumberOf(id));
+  auto it = tables_.find(FileNumberOf(id));
   return it == tables_.end() ? nullptr : &it->second;
 }
 
@@ -208,12 +208,12 @@ size_t UnitManager::ProcessRecords(DbHandle db) {
       // Decisions use the time of the Get, not of the drain, so that
       // expiry stays exact however many Gets a batch spans.
       const uint64_t now = access.time;
-      const SegmentId id = QueueId(db, MultiQueue::FileNumberOf(access.id),
-                                   MultiQueue::SegmentIndexOf(access.id));
+      const SegmentId id =
+          QueueId(db, FileNumberOf(access.id), SegmentIndexOf(access.id));
       if (!mq_.RecordAccess(id, now, access.absent)) continue;
       const Table* table = FindTableLocked(id);
       if (table == nullptr) continue;
-      const uint32_t seg = MultiQueue::SegmentIndexOf(id);
+      const uint32_t seg = SegmentIndexOf(id);
       if (seg >= table->unit_cap.size() ||
           mq_.UnitsLoaded(id) >= table->unit_cap[seg]) {
         continue;  // nothing more can be loaded for it
@@ -275,7 +275,7 @@ void UnitManager::PlanTopUpsLocked(std::vector<Load>* loads) {
       auto target = targets_.find(id);
       if (target == targets_.end()) continue;
       const Table* table = FindTableLocked(id);
-      const uint32_t seg = MultiQueue::SegmentIndexOf(id);
+      const uint32_t seg = SegmentIndexOf(id);
       const int units = mq_.UnitsLoaded(id);
       if (table == nullptr || units < 0 || seg >= table->unit_cap.size() ||
           units >= std::min(target->second, table->unit_cap[seg])) {
@@ -316,8 +316,8 @@ void UnitManager::DropVictimsLocked(
     int& target = targets_[v.id];
     target = std::max(target, v.unit + 1);
     EpochDomain* epoch = members_.at(table->db).client->layer()->epoch();
-    installed_bytes_ -= table->groups->DropUnits(
-        MultiQueue::SegmentIndexOf(v.id), v.unit, epoch);
+    installed_bytes_ -=
+        table->groups->DropUnits(SegmentIndexOf(v.id), v.unit, epoch);
   }
 }
 

@@ -1,7 +1,7 @@
-// MQScheduleTestPeer: what tests may see and do inside an MQSchedule and
-// its UnitManager that the engine never needs (pausing the manager's
-// thread, setting the clock, processing records on demand, cross-checking
-// the bookkeeping).
+// MultiQueueTestPeer and MQScheduleTestPeer: what tests may see and do inside
+// an MQSchedule and its UnitManager that the engine never needs (pausing the
+// manager's thread, setting the clock, processing records on demand,
+// cross-checking the bookkeeping).
 #ifndef STORAGE_LEVELDB_TESTS_ELASTIC_TEST_PEER_H_
 #define STORAGE_LEVELDB_TESTS_ELASTIC_TEST_PEER_H_
 
@@ -19,6 +19,35 @@
 #include "util/mutexlock.h"
 
 namespace leveldb {
+
+// What tests query and set inside a MultiQueue that decisions never need.
+class MultiQueueTestPeer {
+ public:
+  static bool IsAttached(const MultiQueue* mq, SegmentId id) {
+    return mq->IsAttached(id);
+  }
+  static bool IsExpired(const MultiQueue* mq, SegmentId id, uint64_t now) {
+    return mq->IsExpired(id, now);
+  }
+  static uint64_t lifetime(const MultiQueue* mq) { return mq->lifetime(); }
+  static double FalsePositiveRate(const MultiQueue* mq, int units,
+                                  int rate_class = 0) {
+    return mq->FalsePositiveRate(units, rate_class);
+  }
+  static double ExpectedExtraIo(const MultiQueue* mq) {
+    return mq->ExpectedExtraIo();
+  }
+  static double RecomputeExpectedExtraIo(const MultiQueue* mq) {
+    return mq->RecomputeExpectedExtraIo();
+  }
+  static bool CheckInvariants(const MultiQueue* mq, std::string* error) {
+    return mq->CheckInvariants(error);
+  }
+  // Changes the aging period from now on (0 = no aging).
+  static void SetAgingLifetimes(MultiQueue* mq, uint64_t lifetimes) {
+    mq->aging_lifetimes_ = lifetimes;
+  }
+};
 
 class MQScheduleTestPeer {
  public:
@@ -44,7 +73,7 @@ class MQScheduleTestPeer {
   static void SetAgingLifetimes(MQSchedule* mqs, uint64_t lifetimes) {
     UnitManager* m = mqs->manager_.get();
     MutexLock l(&m->mu_);
-    m->mq_.SetAgingLifetimes(lifetimes);
+    MultiQueueTestPeer::SetAgingLifetimes(&m->mq_, lifetimes);
   }
 
   static void SetClock(MQSchedule* mqs, uint64_t now) {
@@ -96,7 +125,7 @@ class MQScheduleTestPeer {
   static bool CheckInvariants(const MQSchedule* mqs, std::string* error) {
     const UnitManager* m = mqs->manager_.get();
     MutexLock l(&m->mu_);
-    if (!m->mq_.CheckInvariants(error)) return false;
+    if (!MultiQueueTestPeer::CheckInvariants(&m->mq_, error)) return false;
     uint64_t installed = 0;
     uint64_t locators = 0;
     std::string table_error;
@@ -139,8 +168,7 @@ class MQScheduleTestPeer {
     uint64_t table_bytes = 0;
     for (uint32_t s = 0; s < groups.num_segments(); ++s) {
       const int have = groups.LoadedCount(s);
-      const int reserved =
-          mq.UnitsLoaded(MultiQueue::MakeSegmentId(queue_file, s));
+      const int reserved = mq.UnitsLoaded(MakeSegmentId(queue_file, s));
       if (have > std::max(reserved, 0)) {
         *error = "segment has more units installed than reserved";
         return 0;

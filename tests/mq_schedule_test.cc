@@ -84,7 +84,7 @@ class MQScheduleTest : public testing::Test {
 
   static uint64_t FileNumber(size_t t) { return 100 + t; }
   static MultiQueue::SegmentId Seg(size_t t, uint32_t s) {
-    return MultiQueue::MakeSegmentId(FileNumber(t), s);
+    return MakeSegmentId(FileNumber(t), s);
   }
 
   Status Attach(MQSchedule* mqs, size_t t, int initial,
