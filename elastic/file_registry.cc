@@ -11,16 +11,6 @@ const FileRecord* FileRegistry::Find(uint64_t number) const {
   return it == records_.end() ? nullptr : &it->second;
 }
 
-const FileRecord* FileRegistry::FindRegistered(uint64_t number) const {
-  const FileRecord* record = Find(number);
-  return record != nullptr && record->registered() ? record : nullptr;
-}
-
-const FileRecord* FileRegistry::FindAttached(uint64_t number) const {
-  const FileRecord* record = FindRegistered(number);
-  return record != nullptr && record->groups != nullptr ? record : nullptr;
-}
-
 FileRecord* FileRegistry::MutableRegistered(uint64_t number) {
   auto it = records_.find(number);
   if (it == records_.end() || !it->second.registered()) return nullptr;
@@ -109,13 +99,6 @@ bool FileRegistry::Forget(uint64_t number,
   records_.erase(it);
   unregistered_.erase(number);
   return was_registered;
-}
-
-void FileRegistry::Clear() {
-  records_.clear();
-  unregistered_.clear();
-  registered_count_ = 0;
-  live_set_reported_ = false;
 }
 
 std::vector<uint64_t> FileRegistry::ReplaceLiveSet(

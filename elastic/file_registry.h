@@ -62,6 +62,8 @@ struct FileRecord {
   uint64_t file_size = 0;
 
   bool registered() const { return state == FileState::kRegistered; }
+  // Registered with filter groups.
+  bool attached() const { return registered() && groups != nullptr; }
 };
 
 class FileRegistry {
@@ -73,10 +75,6 @@ class FileRegistry {
 
   // The record of a file, or null if nothing is known about it.
   const FileRecord* Find(uint64_t number) const;
-  // The record of a registered file (with or without groups), else null.
-  const FileRecord* FindRegistered(uint64_t number) const;
-  // The record of a file registered with filter groups, else null.
-  const FileRecord* FindAttached(uint64_t number) const;
 
   // kKnown or kHandedOut -> kRegistered, with `groups` (null: no ElasticBF
   // filter). False (nothing changes) in any other state.
@@ -107,9 +105,6 @@ class FileRegistry {
   // was registered, with *groups as for Retire.
   bool Forget(uint64_t number, std::shared_ptr<TableFilterGroups>* groups);
 
-  // Drops every record.
-  void Clear();
-
   // Makes `live` the live set; returns the files that were live and are
   // not any more (the caller retires them).
   std::vector<uint64_t> ReplaceLiveSet(
@@ -120,8 +115,6 @@ class FileRegistry {
   // as (number, size): the files the filter layer can register in the
   // background. Each is handed out once.
   std::vector<std::pair<uint64_t, uint64_t>> HandOut(size_t max);
-  // True if HandOut would hand out a file.
-  bool HasUnregistered() const { return !unregistered_.empty(); }
   // True once a live set was reported: budgets then count live files only.
   bool live_set_reported() const { return live_set_reported_; }
 

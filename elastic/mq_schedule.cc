@@ -37,8 +37,6 @@ MQSchedule::MQSchedule(const MQScheduleOptions& options)
 
 MQSchedule::~MQSchedule() {
   manager_->Leave(db_);
-  MutexLock l(&mu_);
-  registry_.Clear();
   // layer_, destroyed after the registry, frees what readers may still see.
 }
 
@@ -163,8 +161,11 @@ bool MQSchedule::SegmentBounds(uint64_t file_number,
                                std::vector<std::string>* bounds) const {
   bounds->clear();
   MutexLock l(&mu_);
-  const FileRecord* table = registry_.FindAttached(file_number);
-  if (table == nullptr || !table->groups->locator().usable()) return false;
+  const FileRecord* table = registry_.Find(file_number);
+  if (table == nullptr || !table->attached() ||
+      !table->groups->locator().usable()) {
+    return false;
+  }
   table->groups->locator().LastKeys(bounds);
   return true;
 }

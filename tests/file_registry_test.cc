@@ -26,6 +26,17 @@ InheritedHotness HotnessOf(uint64_t absent_probes, int units) {
   return h;
 }
 
+const FileRecord* FindRegistered(const FileRegistry& registry,
+                                 uint64_t number) {
+  const FileRecord* record = registry.Find(number);
+  return record != nullptr && record->registered() ? record : nullptr;
+}
+
+const FileRecord* FindAttached(const FileRegistry& registry, uint64_t number) {
+  const FileRecord* record = registry.Find(number);
+  return record != nullptr && record->attached() ? record : nullptr;
+}
+
 std::vector<uint64_t> Registered(const FileRegistry& registry) {
   std::vector<uint64_t> files;
   registry.ForEachRegistered([&files](uint64_t number, const FileRecord&) {
@@ -38,8 +49,8 @@ std::vector<uint64_t> Registered(const FileRegistry& registry) {
 TEST(FileRegistryTest, UnknownFilesHaveNoRecord) {
   FileRegistry registry;
   EXPECT_EQ(nullptr, registry.Find(7));
-  EXPECT_EQ(nullptr, registry.FindRegistered(7));
-  EXPECT_EQ(nullptr, registry.FindAttached(7));
+  EXPECT_EQ(nullptr, FindRegistered(registry, 7));
+  EXPECT_EQ(nullptr, FindAttached(registry, 7));
   EXPECT_FALSE(registry.TakeSeed(7).has_value());
   std::shared_ptr<TableFilterGroups> none;
   EXPECT_FALSE(registry.Forget(7, &none));
@@ -53,7 +64,7 @@ TEST(FileRegistryTest, RegisteringOnceWithGroupsAndSegments) {
   auto groups = NewGroups();
   ASSERT_TRUE(registry.Register(7, groups));
   EXPECT_FALSE(registry.Register(7, NewGroups()));  // the first one stays
-  const FileRecord* record = registry.FindAttached(7);
+  const FileRecord* record = FindAttached(registry, 7);
   ASSERT_NE(nullptr, record);
   EXPECT_EQ(groups, record->groups);
   EXPECT_EQ(0u, record->segments);
@@ -67,8 +78,8 @@ TEST(FileRegistryTest, RegisteringOnceWithGroupsAndSegments) {
 TEST(FileRegistryTest, FilesWithoutGroupsAreRegisteredButNotAttached) {
   FileRegistry registry;
   ASSERT_TRUE(registry.Register(8, nullptr));
-  EXPECT_NE(nullptr, registry.FindRegistered(8));
-  EXPECT_EQ(nullptr, registry.FindAttached(8));
+  EXPECT_NE(nullptr, FindRegistered(registry, 8));
+  EXPECT_EQ(nullptr, FindAttached(registry, 8));
   EXPECT_EQ(std::vector<uint64_t>({8}), Registered(registry));
 
   // Groups dropped after registration (no room for the locator): the same.
@@ -76,11 +87,11 @@ TEST(FileRegistryTest, FilesWithoutGroupsAreRegisteredButNotAttached) {
   ASSERT_TRUE(registry.Register(9, groups));
   registry.SetSegments(9, 2);
   registry.DropGroups(9);
-  const FileRecord* record = registry.FindRegistered(9);
+  const FileRecord* record = FindRegistered(registry, 9);
   ASSERT_NE(nullptr, record);
   EXPECT_EQ(nullptr, record->groups);
   EXPECT_EQ(0u, record->segments);  // its hotness is no longer known
-  EXPECT_EQ(nullptr, registry.FindAttached(9));
+  EXPECT_EQ(nullptr, FindAttached(registry, 9));
 }
 
 TEST(FileRegistryTest, ASeededFileRegistersAndTakesItsSeedOnce) {
@@ -91,7 +102,7 @@ TEST(FileRegistryTest, ASeededFileRegistersAndTakesItsSeedOnce) {
   ASSERT_NE(nullptr, record);
   ASSERT_TRUE(record->seed.has_value());
   EXPECT_EQ(10u, record->seed->segments[0].absent_probes);
-  EXPECT_EQ(nullptr, registry.FindRegistered(5));
+  EXPECT_EQ(nullptr, FindRegistered(registry, 5));
 
   ASSERT_TRUE(registry.Register(5, NewGroups()));
   std::optional<InheritedHotness> seed = registry.TakeSeed(5);
@@ -124,11 +135,11 @@ TEST(FileRegistryTest, ARetiredFileRefusesRegistration) {
   std::shared_ptr<TableFilterGroups> returned;
   EXPECT_TRUE(registry.Retire(4, &returned));
   EXPECT_EQ(groups, returned);
-  EXPECT_EQ(nullptr, registry.FindRegistered(4));
+  EXPECT_EQ(nullptr, FindRegistered(registry, 4));
   EXPECT_EQ(0u, registry.registered_count());
   EXPECT_FALSE(registry.Register(4, NewGroups()));
   EXPECT_FALSE(registry.Register(4, nullptr));
-  EXPECT_EQ(nullptr, registry.FindRegistered(4));
+  EXPECT_EQ(nullptr, FindRegistered(registry, 4));
 
   // What is known about it stays until it is forgotten.
   const FileRecord* record = registry.Find(4);
@@ -164,7 +175,7 @@ TEST(FileRegistryTest, ForgettingDropsEverything) {
   registry.Forget(3, &released);
   auto again = NewGroups();
   ASSERT_TRUE(registry.Register(3, again));
-  const FileRecord* record = registry.FindAttached(3);
+  const FileRecord* record = FindAttached(registry, 3);
   ASSERT_NE(nullptr, record);
   EXPECT_NE(FileState::kRetired, record->state);
   EXPECT_FALSE(record->live);
@@ -180,13 +191,13 @@ TEST(FileRegistryTest, SetLevelReportsChangesOnly) {
   EXPECT_TRUE(registry.SetLevel(2, 3));
   EXPECT_EQ(3, registry.Find(2)->level.value_or(-1));
   // A level alone does not register the file.
-  EXPECT_EQ(nullptr, registry.FindRegistered(2));
+  EXPECT_EQ(nullptr, FindRegistered(registry, 2));
   EXPECT_TRUE(registry.Register(2, nullptr));
 }
 
 TEST(FileRegistryTest, LiveUnregisteredFilesAreHandedOutOnce) {
   FileRegistry registry;
-  EXPECT_FALSE(registry.HasUnregistered());
+  EXPECT_TRUE(registry.HandOut(10).empty());
   registry.SetFileSize(1, 100);
   registry.SetFileSize(2, 200);
   registry.SetFileSize(3, 300);
@@ -197,7 +208,6 @@ TEST(FileRegistryTest, LiveUnregisteredFilesAreHandedOutOnce) {
   std::shared_ptr<TableFilterGroups> released;
   registry.Retire(6, &released);
   registry.ReplaceLiveSet({1, 2, 3, 4, 5, 6});
-  ASSERT_TRUE(registry.HasUnregistered());
   // Registered meanwhile: not handed out.
   ASSERT_TRUE(registry.Register(2, nullptr));
 
@@ -208,7 +218,7 @@ TEST(FileRegistryTest, LiveUnregisteredFilesAreHandedOutOnce) {
   std::sort(taken.begin(), taken.end());
   EXPECT_EQ((std::vector<std::pair<uint64_t, uint64_t>>{{1, 100}, {3, 300}}),
             taken);
-  EXPECT_FALSE(registry.HasUnregistered());
+  EXPECT_TRUE(registry.HandOut(10).empty());
 
   // Reported live again, still unregistered: never handed out twice.
   registry.ReplaceLiveSet({1, 3});
@@ -239,25 +249,13 @@ TEST(FileRegistryTest, ReplacingTheLiveSetNamesTheFilesThatLeft) {
   EXPECT_TRUE(registry.Find(4)->live);
   // Leaving the live set alone changes no other state.
   EXPECT_NE(FileState::kRetired, registry.Find(2)->state);
-  EXPECT_NE(nullptr, registry.FindRegistered(4));
+  EXPECT_NE(nullptr, FindRegistered(registry, 4));
 
   EXPECT_EQ(std::vector<uint64_t>({1, 4}), [&] {
     std::vector<uint64_t> l = registry.ReplaceLiveSet({});
     std::sort(l.begin(), l.end());
     return l;
   }());
-}
-
-TEST(FileRegistryTest, ClearDropsEveryRecord) {
-  FileRegistry registry;
-  auto groups = NewGroups();
-  ASSERT_TRUE(registry.Register(1, groups));
-  registry.ReplaceLiveSet({1, 2});
-  registry.Clear();
-  EXPECT_EQ(nullptr, registry.Find(1));
-  EXPECT_EQ(nullptr, registry.Find(2));
-  EXPECT_EQ(0u, registry.registered_count());
-  EXPECT_FALSE(registry.live_set_reported());
 }
 
 }  // namespace
