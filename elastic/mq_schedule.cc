@@ -12,7 +12,7 @@ namespace leveldb {
 
 namespace {
 
-// The manager a DB builds for itself when it is given none.
+// The manager a DB builds for itself.
 std::shared_ptr<UnitManager> OwnManager(const MQScheduleOptions& options) {
   UnitManagerOptions m;
   m.elastic = options.elastic;
@@ -27,9 +27,9 @@ std::shared_ptr<UnitManager> OwnManager(const MQScheduleOptions& options) {
 
 MQSchedule::MQSchedule(const MQScheduleOptions& options)
     : options_(options),
-      manager_(options.manager != nullptr ? options.manager
-                                          : OwnManager(options)),
+      manager_(OwnManager(options)),
       layer_(options_.ring_capacity, manager_->wake()) {
+  // The first database of a new manager always joins.
   const Status s = manager_->Join(this, &db_);
   assert(s.ok());
   (void)s;

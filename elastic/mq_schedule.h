@@ -6,8 +6,9 @@
 // state, level, liveness, seed and filter groups), and it speaks for the DB
 // to a UnitManager (elastic/unit_manager.h), which owns the filter memory:
 // budget, MultiQueue, unit targets, loads, evictions and the background
-// thread. The manager is the DB's own unless MQScheduleOptions::manager
-// names one.
+// thread. Each MQSchedule builds its own manager from its options for now;
+// the manager's interface (a handle per database) is what lets several
+// databases share one later.
 //
 // A table file moves through the registry's states (file_registry.h):
 // known (facts only, from ReportFiles or a seed) -> registered (a table of
@@ -71,9 +72,6 @@ struct MQScheduleOptions {
   // are resident before the first Get reaches them. Without it, files
   // register when first opened.
   bool register_live_files = false;
-  // The manager of the filter memory; null: one of the DB's own, built
-  // from the options above.
-  std::shared_ptr<UnitManager> manager;
 };
 
 class MQSchedule : public UnitClient {

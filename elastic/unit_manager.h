@@ -28,9 +28,11 @@
 // (the manager calls its client only without holding its own mutex, or
 // for lock-free layer operations).
 //
-// One database per manager for now: segments are keyed by
-// QueueId(db, file, segment), which maps the only database's ids onto
-// themselves. Sharing a budget between databases widens that key.
+// One database per manager for now (Join refuses a second): segments are
+// keyed by QueueId(db, file, segment), which maps the only database's ids
+// onto themselves, and expiry compares last accesses on that database's
+// logical clock. Sharing a budget between databases widens that key and
+// gives the members one clock.
 #ifndef STORAGE_LEVELDB_ELASTIC_UNIT_MANAGER_H_
 #define STORAGE_LEVELDB_ELASTIC_UNIT_MANAGER_H_
 
