@@ -354,8 +354,9 @@ class UnitManager {
   DbHandle next_db_ GUARDED_BY(mu_) = 0;
   // Keyed by QueueFile(db, file number).
   std::unordered_map<uint64_t, Table> tables_ GUARDED_BY(mu_);
-  // The one store of unit targets: segments below their target, with it.
-  // A segment not here has the units it holds as its target.
+  // The one store of unit targets: a segment's target is the larger of its
+  // entry here and the units it holds (no entry: the units it holds). An
+  // entry goes once reached, or when it cannot be reached.
   std::unordered_map<SegmentId, int> targets_ GUARDED_BY(mu_);
   int busy_tables_ GUARDED_BY(mu_) = 0;  // sum of Table::busy
   // Memory may have been freed, or targets added, since the last top-up.
