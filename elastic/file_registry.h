@@ -1,5 +1,5 @@
-// FileRegistry: what the filter layer (MQSchedule) knows about each table
-// file, one FileRecord per file number, from the first fact learned about
+// FileRegistry: what a DB's ElasticBF facade (MQSchedule) knows about each
+// table file, one FileRecord per file number, from the first fact learned about
 // the file (its level, a seed, its place in the live set) until the file is
 // deleted.
 //

@@ -1,7 +1,8 @@
 // The MultiQueue: ElasticBF's in-memory manager of filter units.
 //
-// Pure bookkeeping and decisions: no I/O, no threads, no locks. Only the
-// MQSchedule thread calls it (the class is not thread-safe). It tracks, for
+// Pure bookkeeping and decisions: no I/O, no threads, no locks. Its
+// UnitManager calls it under the manager's mutex (the class is not
+// thread-safe). It tracks, for
 // every segment of every open table, how many filter units are loaded (k),
 // the segment's hotness, and the memory the loaded units use, and decides
 // which units to load and which to evict under a byte budget.
