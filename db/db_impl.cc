@@ -231,9 +231,9 @@ DBImpl::~DBImpl() {
   delete log_;
   delete logfile_;
   delete prev_logfile_;
-  // The MQSchedule's thread reads table files: stop it first. Tables hold
-  // blocks of the block cache: close them before the
-  // cache. Both log to the info log, which goes last.
+  // The MQSchedule's unit manager thread reads table files: stop it first.
+  // Tables hold blocks of the block cache: close them before the cache.
+  // Both log to the info log, which goes last.
   delete elastic_;
   delete table_cache_;
 

@@ -19,7 +19,7 @@ set object 2 rect from 2,62 to 33,70 fc rgb "#dde8f8" fs solid 1.0 border lc rgb
 set label 2 "2 Version::Get (db/version_set.cc)\ncandidate tables: level 0 newest\nfirst, then one table per level" at 17.5,68.3 center font ",9"
 set arrow 2 from 17.5,62 to 17.5,60 lw 2
 set object 3 rect from 2,42 to 33,60 fc rgb "#e8ffe8" fs solid 1.0 border lc rgb "#006600"
-set label 3 "3 TableCache::Get -> MQSchedule::Screen\n  filter layer, per DB, keyed by file number\n  (elastic/mq_schedule.cc); no file opened:\n  SegmentLocator::Find: key -> segment s\n  TableFilterGroups::MayMatch(s, hash):\n  AND of the loaded units of s\n'no': skip the table (not opened,\n   no index search, no I/O)\nnot registered yet: open it here,\n  which registers it and reads its\n  initial units; then screen again" at 3,58.3 left font ",9"
+set label 3 "3 TableCache::Get -> FilterLayer::Screen\n  filter layer, per DB, keyed by file number\n  (elastic/filter_layer.cc); no file opened:\n  SegmentLocator::Find: key -> segment s\n  TableFilterGroups::MayMatch(s, hash):\n  AND of the loaded units of s\n'no': skip the table (not opened,\n   no index search, no I/O)\nnot registered yet: open it here,\n  which registers it and reads its\n  initial units; then screen again" at 3,58.3 left font ",9"
 set arrow 3 from 17.5,42 to 17.5,40 lw 2
 set label 4 "'maybe'" at 18.5,41 left font ",8"
 set object 5 rect from 2,28 to 33,40 fc rgb "#dde8f8" fs solid 1.0 border lc rgb "#333333"
@@ -49,10 +49,10 @@ set label 16 "elasticbf.index,\nmetaindex, index,\nfooter (the tail)" at 88.5,17
 set label 17 "filter units: raw blocks + 5-byte trailer (CRC32C), stored unit-major" at 38,5 left font ",9"
 set arrow 18 from 33,21 to 38,21 lw 2 lc rgb "#aa5500"
 
-# --- MQSchedule (middle top) ---
+# --- MQSchedule and UnitManager (middle top) ---
 set object 20 rect from 62,40 to 96,80 fc rgb "#eef0ff" fs solid 1.0 border lc rgb "#333333"
-set label 20 "MQSchedule (one per DB, background thread)" at 79,78 center font ",11"
-set label 21 "file registry: per file number, its filter\ngroups and segment locator, from first open\nuntil the file leaves the live set\n\nMultiQueue: Q_k = segments with k units, LRU\nhotness per segment: absent probes f, accesses,\nlast access (logical clock = Gets), aged\nrule: give s one more unit if memory is free,\nor if expired segments (Qn..Q1, LRU end) give\none unit each and E[extra I/O] = sum f*r^k drops" at 63,74 left font ",9"
+set label 20 "MQSchedule (per DB) + UnitManager (thread)" at 79,78 center font ",11"
+set label 21 "MQSchedule's file registry: per file number,\nits filter groups and segment locator, from first\nopen until the file leaves the live set\n\nUnitManager: MultiQueue, Q_k = k units, LRU\nhotness per segment: absent probes f, accesses,\nlast access (logical clock = Gets), aged\nrule: give s one more unit if memory is free,\nor if expired segments (Qn..Q1, LRU end) give\none unit each and E[extra I/O] = sum f*r^k drops" at 63,74 left font ",9"
 set label 22 "budget: memory_bits_per_key x live keys / 8\n(or memory_budget_bytes): locators first,\nthen units; bytes reserved before a load" at 63,46.3 left font ",9"
 
 # --- memory (right top) ---

@@ -11,22 +11,6 @@ const FileRecord* FileRegistry::Find(uint64_t number) const {
   return it == records_.end() ? nullptr : &it->second;
 }
 
-const FileRecord* FileRegistry::FindRegistered(uint64_t number) const {
-  const FileRecord* record = Find(number);
-  return record != nullptr && record->registered() ? record : nullptr;
-}
-
-const FileRecord* FileRegistry::FindAttached(uint64_t number) const {
-  const FileRecord* record = FindRegistered(number);
-  return record != nullptr && record->groups != nullptr ? record : nullptr;
-}
-
-const FileRecord* FileRegistry::FindHolding(
-    uint64_t number, const TableFilterGroups* groups) const {
-  const FileRecord* record = FindAttached(number);
-  return record != nullptr && record->groups.get() == groups ? record : nullptr;
-}
-
 FileRecord* FileRegistry::MutableRegistered(uint64_t number) {
   auto it = records_.find(number);
   if (it == records_.end() || !it->second.registered()) return nullptr;
@@ -47,29 +31,21 @@ bool FileRegistry::Register(uint64_t number,
   return true;
 }
 
-void FileRegistry::SetSegments(uint64_t number, uint32_t segments,
-                               int max_units) {
+void FileRegistry::SetSegments(uint64_t number, uint32_t segments) {
   FileRecord* record = MutableRegistered(number);
   assert(record != nullptr && record->groups != nullptr);
   record->segments = segments;
-  record->unit_limit.assign(segments, max_units);
 }
 
 void FileRegistry::DropGroups(uint64_t number) {
   FileRecord* record = MutableRegistered(number);
-  assert(record != nullptr && record->busy == 0);
+  assert(record != nullptr);
   record->groups.reset();
-  record->unit_limit.clear();
   record->segments = 0;
 }
 
 void FileRegistry::EndRegistration(FileRecord* record,
                                    std::shared_ptr<TableFilterGroups>* groups) {
-  record->unit_limit.clear();
-  // Loads still holding the old instance end without touching the record
-  // (EndLoad checks the instance).
-  busy_total_ -= record->busy;
-  record->busy = 0;
   --registered_count_;
   *groups = std::move(record->groups);
   record->groups.reset();
@@ -125,14 +101,6 @@ bool FileRegistry::Forget(uint64_t number,
   return was_registered;
 }
 
-void FileRegistry::Clear() {
-  records_.clear();
-  unregistered_.clear();
-  registered_count_ = 0;
-  busy_total_ = 0;
-  live_set_reported_ = false;
-}
-
 std::vector<uint64_t> FileRegistry::ReplaceLiveSet(
     const std::unordered_set<uint64_t>& live) {
   std::vector<uint64_t> left;
@@ -169,33 +137,6 @@ std::vector<std::pair<uint64_t, uint64_t>> FileRegistry::HandOut(size_t max) {
     it = unregistered_.erase(it);
   }
   return taken;
-}
-
-void FileRegistry::BeginLoad(uint64_t number, const TableFilterGroups* groups) {
-  FileRecord* record = MutableRegistered(number);
-  if (record == nullptr || groups == nullptr ||
-      record->groups.get() != groups) {
-    return;
-  }
-  ++record->busy;
-  ++busy_total_;
-}
-
-void FileRegistry::EndLoad(uint64_t number, const TableFilterGroups* groups) {
-  FileRecord* record = MutableRegistered(number);
-  if (record == nullptr || record->groups.get() != groups ||
-      record->busy == 0) {
-    return;
-  }
-  --record->busy;
-  --busy_total_;
-}
-
-void FileRegistry::LowerUnitLimit(uint64_t number, uint32_t segment, int unit) {
-  FileRecord* record = MutableRegistered(number);
-  if (record == nullptr || segment >= record->unit_limit.size()) return;
-  int& limit = record->unit_limit[segment];
-  limit = std::min(limit, unit);
 }
 
 void FileRegistry::ForEachRegistered(

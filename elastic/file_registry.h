@@ -1,5 +1,5 @@
-// FileRegistry: what the filter layer (MQSchedule) knows about each table
-// file, one FileRecord per file number, from the first fact learned about
+// FileRegistry: what a DB's ElasticBF facade (MQSchedule) knows about each
+// table file, one FileRecord per file number, from the first fact learned about
 // the file (its level, a seed, its place in the live set) until the file is
 // deleted.
 //
@@ -15,7 +15,8 @@
 // state.
 //
 // A plain data structure: not thread-safe. MQSchedule uses it under its
-// mutex. Per-segment state (MultiQueue, unit targets) is not kept here.
+// mutex. Per-segment state (hotness, units, unit targets, loads in flight)
+// is the UnitManager's, not kept here.
 #ifndef STORAGE_LEVELDB_ELASTIC_FILE_REGISTRY_H_
 #define STORAGE_LEVELDB_ELASTIC_FILE_REGISTRY_H_
 
@@ -48,9 +49,6 @@ struct FileRecord {
   // kRegistered: the file's filter groups; null: read without ElasticBF
   // filters.
   std::shared_ptr<TableFilterGroups> groups;
-  // Per segment of `groups`: units that may be loaded (the table's group
-  // size, lowered below a unit that failed to load).
-  std::vector<int> unit_limit;
   // Segments the file registered with groups with, now or earlier (its
   // hotness is known); 0: none yet.
   uint32_t segments = 0;
@@ -60,13 +58,12 @@ struct FileRecord {
   bool live = false;
   // Hotness and unit targets for when the file registers.
   std::optional<InheritedHotness> seed;
-  // Holds of `groups` by loads in flight (an attach's opening loads hold
-  // it once): units above them would not install yet.
-  int busy = 0;
   // Bytes of the file, as the DB reported it (0: not reported).
   uint64_t file_size = 0;
 
   bool registered() const { return state == FileState::kRegistered; }
+  // Registered with filter groups.
+  bool attached() const { return registered() && groups != nullptr; }
 };
 
 class FileRegistry {
@@ -78,21 +75,13 @@ class FileRegistry {
 
   // The record of a file, or null if nothing is known about it.
   const FileRecord* Find(uint64_t number) const;
-  // The record of a registered file (with or without groups), else null.
-  const FileRecord* FindRegistered(uint64_t number) const;
-  // The record of a file registered with filter groups, else null.
-  const FileRecord* FindAttached(uint64_t number) const;
-  // The record of a file registered with exactly `groups` (not null): a
-  // load into an instance that was unregistered meanwhile finds nothing.
-  const FileRecord* FindHolding(uint64_t number,
-                                const TableFilterGroups* groups) const;
 
   // kKnown or kHandedOut -> kRegistered, with `groups` (null: no ElasticBF
   // filter). False (nothing changes) in any other state.
   bool Register(uint64_t number, std::shared_ptr<TableFilterGroups> groups);
-  // A registered file's groups have `segments` segments, each allowed
-  // `max_units` units; its hotness is known from now on.
-  void SetSegments(uint64_t number, uint32_t segments, int max_units);
+  // A registered file's groups have `segments` segments; its hotness is
+  // known from now on.
+  void SetSegments(uint64_t number, uint32_t segments);
   // A registered file keeps no groups after all (read without filters);
   // its hotness is no longer known.
   void DropGroups(uint64_t number);
@@ -116,9 +105,6 @@ class FileRegistry {
   // was registered, with *groups as for Retire.
   bool Forget(uint64_t number, std::shared_ptr<TableFilterGroups>* groups);
 
-  // Drops every record.
-  void Clear();
-
   // Makes `live` the live set; returns the files that were live and are
   // not any more (the caller retires them).
   std::vector<uint64_t> ReplaceLiveSet(
@@ -129,23 +115,8 @@ class FileRegistry {
   // as (number, size): the files the filter layer can register in the
   // background. Each is handed out once.
   std::vector<std::pair<uint64_t, uint64_t>> HandOut(size_t max);
-  // True if HandOut would hand out a file.
-  bool HasUnregistered() const { return !unregistered_.empty(); }
   // True once a live set was reported: budgets then count live files only.
   bool live_set_reported() const { return live_set_reported_; }
-
-  // A load into `groups` of the file starts; no-op unless the file is
-  // registered with that instance.
-  void BeginLoad(uint64_t number, const TableFilterGroups* groups);
-  // A load into `groups` of the file ends; no-op if the file no longer
-  // holds that instance.
-  void EndLoad(uint64_t number, const TableFilterGroups* groups);
-  // True if loads into any registered file's groups are in flight.
-  bool AnyBusy() const { return busy_total_ > 0; }
-
-  // Unit `unit` of segment `segment` failed to load: neither it nor any
-  // unit above it is loaded while the file stays registered.
-  void LowerUnitLimit(uint64_t number, uint32_t segment, int unit);
 
   // Calls fn(number, record) for each registered file, in no set order.
   void ForEachRegistered(
@@ -154,8 +125,7 @@ class FileRegistry {
 
  private:
   FileRecord* MutableRegistered(uint64_t number);
-  // Leaves kRegistered (to kRetired or no record): gives up the groups and
-  // the record's loads in flight.
+  // Leaves kRegistered (to kRetired or no record): gives up the groups.
   void EndRegistration(FileRecord* record,
                        std::shared_ptr<TableFilterGroups>* groups);
 
@@ -164,7 +134,6 @@ class FileRegistry {
   // again when handed out).
   std::unordered_set<uint64_t> unregistered_;
   size_t registered_count_ = 0;
-  int busy_total_ = 0;  // sum of busy over registered records
   bool live_set_reported_ = false;
 };
 

@@ -157,7 +157,7 @@ FilterLayer::Screening FilterLayer::Screen(uint64_t file_number,
     result.verdict = Screening::kPastEnd;
     return result;
   }
-  result.segment = MultiQueue::MakeSegmentId(file_number, segment);
+  result.segment = MakeSegmentId(file_number, segment);
   result.verdict = groups->MayMatch(segment, key_hash, &result.consulted)
                        ? Screening::kMayMatch
                        : Screening::kRuledOut;

@@ -51,7 +51,9 @@ struct InheritedHotness {
   std::vector<MultiQueue::Hotness> segments;
   // Empty, or one entry per segment: the filter units the segment should
   // hold, as the budget allows; a negative entry means "no target" (the
-  // table's initial_units applies).
+  // table's initial_units applies). A copy for carrying targets across
+  // compactions and reopens: a registered segment's target itself is kept
+  // by the UnitManager only.
   std::vector<int> units;
 
   // units[segment], or -1 when there is no target.

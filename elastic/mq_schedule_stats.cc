@@ -1,5 +1,5 @@
-// MQSchedule's statistics: the Stats snapshot and the text of the
-// "leveldb.elasticbf" property.
+// ElasticBF's statistics: the UnitManager's Stats snapshot and the text of
+// a DB's "leveldb.elasticbf" property.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "elastic/mq_schedule.h"
+#include "elastic/unit_manager.h"
 #include "table/elastic/filter_group.h"
 #include "util/mutexlock.h"
 
@@ -124,20 +125,20 @@ void AppendSummary(const MQSchedule::Stats& st, TextOut* text) {
 
 }  // namespace
 
-MQSchedule::Stats MQSchedule::GetStats() const {
+UnitManager::Stats UnitManager::GetStats() const {
   MutexLock l(&mu_);
   Stats st;
   st.mq = mq_.GetStats();
   st.installed_bytes = installed_bytes_;
-  registry_.ForEachRegistered([&st](uint64_t, const FileRecord& record) {
-    if (record.groups != nullptr) ++st.attached_tables;
-  });
+  st.attached_tables = tables_.size();
   st.attached_keys = attached_keys_;
   st.locator_bytes = locator_bytes_;
   st.budget_bytes = budget_bytes_;
   st.budget_keys = BudgetKeysLocked();
   st.records = records_;
-  st.ring_drops = layer_.ring_drops();
+  for (const auto& [db, member] : members_) {
+    st.ring_drops += member.client->layer()->ring_drops();
+  }
   st.unit_loads = stats_->unit_loads.load(std::memory_order_relaxed);
   st.unit_load_bytes = stats_->unit_load_bytes.load(std::memory_order_relaxed);
   st.unit_load_failures =
@@ -148,10 +149,10 @@ MQSchedule::Stats MQSchedule::GetStats() const {
 }
 
 std::string MQSchedule::StatsString() const {
-  const Stats st = GetStats();
+  const Stats st = manager_->GetStats();
   std::string out;
   TextOut text(&out);
-  AppendScalars(st, options_.elastic, layer_.Now(), &text);
+  AppendScalars(st, manager_->options().elastic, layer_.Now(), &text);
   AppendHistograms(st.mq, &text);
   AppendSummary(st, &text);
   return out;

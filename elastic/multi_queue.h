@@ -1,7 +1,8 @@
 // The MultiQueue: ElasticBF's in-memory manager of filter units.
 //
-// Pure bookkeeping and decisions: no I/O, no threads, no locks. Only the
-// MQSchedule thread calls it (the class is not thread-safe). It tracks, for
+// Pure bookkeeping and decisions: no I/O, no threads, no locks. Its
+// UnitManager calls it under the manager's mutex (the class is not
+// thread-safe). It tracks, for
 // every segment of every open table, how many filter units are loaded (k),
 // the segment's hotness, and the memory the loaded units use, and decides
 // which units to load and which to evict under a byte budget.
@@ -32,14 +33,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "elastic/segment_id.h"
 #include "table/elastic/limits.h"
 
 namespace leveldb {
 
 class MultiQueue {
  public:
-  // (file_number << 20) | segment_index.
-  using SegmentId = uint64_t;
+  // MakeSegmentId(file_number, segment_index) (elastic/segment_id.h).
+  using SegmentId = leveldb::SegmentId;
   // Most distinct unit FPRs (rate classes) one queue tracks.
   static constexpr int kMaxRateClasses = 8;
   static constexpr int kSegmentIndexBits = kElasticSegmentIndexBits;
@@ -48,15 +50,6 @@ class MultiQueue {
   static constexpr int kMaxUnits = kMaxElasticUnits;
   // lsm_level tags are clamped to [0, kMaxLsmLevels).
   static constexpr int kMaxLsmLevels = 16;
-
-  static SegmentId MakeSegmentId(uint64_t file_number, uint32_t index) {
-    return (file_number << kSegmentIndexBits) |
-           (index & (kMaxSegmentsPerFile - 1));
-  }
-  static uint64_t FileNumberOf(SegmentId id) { return id >> kSegmentIndexBits; }
-  static uint32_t SegmentIndexOf(SegmentId id) {
-    return static_cast<uint32_t>(id & (kMaxSegmentsPerFile - 1));
-  }
 
   struct Options {
     int units_per_segment = 6;  // n, clamped to [1, kMaxUnits]
@@ -183,33 +176,17 @@ class MultiQueue {
 
   // Units loaded by an attached segment; -1 if unknown or detached.
   int UnitsLoaded(SegmentId id) const;
-  bool IsAttached(SegmentId id) const;
-  bool IsExpired(SegmentId id, uint64_t now) const;
 
-  // Changes the aging period from now on (0 = no aging). For tests.
-  void SetAgingLifetimes(uint64_t lifetimes) { aging_lifetimes_ = lifetimes; }
-
-  int units_per_segment() const { return n_; }
   uint64_t used_bytes() const { return used_bytes_; }
   uint64_t budget_bytes() const { return budget_bytes_; }
-  uint64_t lifetime() const;
-  // r(k) = p^k for k in [0, n], p the unit FPR of `rate_class`.
-  double FalsePositiveRate(int units, int rate_class = 0) const {
-    return fpr_[rate_class][units];
-  }
-
-  // E[extra I/O] over attached segments, maintained incrementally.
-  double ExpectedExtraIo() const;
-  // The same from scratch, segment by segment (for tests).
-  double RecomputeExpectedExtraIo() const;
 
   Stats GetStats() const;
 
-  // Verifies every internal invariant (queue membership and links, byte
-  // accounting, per-queue sums, histograms). For tests; O(segments).
-  bool CheckInvariants(std::string* error) const;
-
  private:
+  // Test-only queries and knobs (aging, invariants, E[extra I/O] from
+  // scratch) are reached through it.
+  friend class MultiQueueTestPeer;  // tests/elastic_test_peer.h
+
   struct Link {
     Link* prev;
     Link* next;
@@ -257,6 +234,22 @@ class MultiQueue {
   // f_s * (r(k) - r(k + 1)).
   double LoadGain(const Segment& s) const;
   uint64_t FreeBytes() const;
+
+  bool IsAttached(SegmentId id) const;
+  bool IsExpired(SegmentId id, uint64_t now) const;
+  // Automatic (or fixed) lifetime now.
+  uint64_t lifetime() const;
+  // r(k) = p^k for k in [0, n], p the unit FPR of `rate_class`.
+  double FalsePositiveRate(int units, int rate_class = 0) const {
+    return fpr_[rate_class][units];
+  }
+  // E[extra I/O] over attached segments, maintained incrementally.
+  double ExpectedExtraIo() const;
+  // The same from scratch, segment by segment.
+  double RecomputeExpectedExtraIo() const;
+  // Verifies every internal invariant (queue membership and links, byte
+  // accounting, per-queue sums, histograms). O(segments).
+  bool CheckInvariants(std::string* error) const;
 
   const int n_;
   const uint64_t fixed_lifetime_;  // 0 = auto

@@ -1,11 +1,11 @@
-// MQSchedule's unit I/O: reading reserved units from table files and
+// UnitManager's unit I/O: reading reserved units from table files and
 // installing them, or giving their reservations back.
 #include <algorithm>
 #include <cinttypes>
 #include <memory>
 #include <vector>
 
-#include "elastic/mq_schedule.h"
+#include "elastic/unit_manager.h"
 #include "leveldb/env.h"
 #include "table/elastic/filter_group.h"
 #include "util/io_stats.h"
@@ -13,12 +13,11 @@
 
 namespace leveldb {
 
-MQSchedule::LoadCheck MQSchedule::CheckLoadLocked(
-    uint64_t file_number, const TableFilterGroups* groups, SegmentId id,
-    int unit) {
-  const FileRecord* table = registry_.FindHolding(file_number, groups);
+UnitManager::LoadCheck UnitManager::CheckLoadLocked(
+    const TableFilterGroups* groups, SegmentId id, int unit) {
+  const Table* table = FindHoldingLocked(id, groups);
   if (table == nullptr) return kSkipLoad;
-  const uint32_t seg = MultiQueue::SegmentIndexOf(id);
+  const uint32_t seg = SegmentIndexOf(id);
   const int reserved = mq_.UnitsLoaded(id);
   const int installed = groups->LoadedCount(seg);
   if (unit >= reserved || installed > unit) {
@@ -26,7 +25,7 @@ MQSchedule::LoadCheck MQSchedule::CheckLoadLocked(
     // installed this unit under it.
     return kSkipLoad;
   }
-  if (installed < unit || unit >= table->unit_limit[seg]) {
+  if (installed < unit || unit >= table->unit_cap[seg]) {
     // A lower unit is missing (its load failed or runs elsewhere), or the
     // table cannot provide this unit: give the reservation back.
     mq_.AbortLoad(id, unit);
@@ -35,93 +34,102 @@ MQSchedule::LoadCheck MQSchedule::CheckLoadLocked(
   return kDoLoad;
 }
 
-void MQSchedule::ExecuteLoads(const std::vector<Load>& loads) {
+void UnitManager::ExecuteLoads(DbHandle db, const std::vector<Load>& loads) {
   // Consecutive loads of one file share one open handle.
   uint64_t open_number = 0;
   std::unique_ptr<RandomAccessFile> file;
   Status open_status;
   for (const Load& load : loads) {
-    const uint64_t number = MultiQueue::FileNumberOf(load.id);
     std::shared_ptr<TableFilterGroups> groups;
+    uint64_t number;
     {
       MutexLock l(&mu_);
-      const FileRecord* table = registry_.FindAttached(number);
+      const Table* table = FindTableLocked(load.id);
       if (table == nullptr) {
-        EndLoadLocked(number, nullptr);
+        EndLoadLocked(load.id, nullptr);
         continue;
       }
       groups = table->groups;
+      number = table->file_number;
     }
     if (file == nullptr || open_number != number) {
       open_number = number;
-      open_status = OpenForLoads(number, &file);
+      open_status = OpenForLoads(db, number, &file);
     }
-    LoadUnit(number, groups, file.get(), open_status, load,
-             /*count_busy=*/true);
+    LoadUnit(groups, file.get(), open_status, load, /*count_busy=*/true);
   }
 }
 
-Status MQSchedule::OpenForLoads(uint64_t file_number,
-                                std::unique_ptr<RandomAccessFile>* file) {
+Status UnitManager::OpenForLoads(DbHandle db, uint64_t file_number,
+                                 std::unique_ptr<RandomAccessFile>* file) {
   file->reset();
-  if (options_.opener == nullptr) {
-    return Status::NotSupported("no way to open table files");
+  UnitClient* client;
+  {
+    MutexLock l(&mu_);
+    auto member = members_.find(db);
+    if (member == members_.end()) return Status::NotFound("database left");
+    client = member->second.client;
   }
-  Status s = options_.opener->OpenFile(file_number, file);
+  Status s = client->OpenFile(file_number, file);
   if (s.ok() && *file == nullptr)
     s = Status::IOError("table file did not open");
   return s;
 }
 
-void MQSchedule::LoadUnit(uint64_t file_number,
-                          const std::shared_ptr<TableFilterGroups>& groups,
-                          RandomAccessFile* file, const Status& open_status,
-                          const Load& load, bool count_busy) {
+void UnitManager::LoadUnit(const std::shared_ptr<TableFilterGroups>& groups,
+                           RandomAccessFile* file, const Status& open_status,
+                           const Load& load, bool count_busy) {
   {
     MutexLock l(&mu_);
-    if (CheckLoadLocked(file_number, groups.get(), load.id, load.unit) !=
-        kDoLoad) {
-      EndLoadLocked(file_number, nullptr);
+    if (CheckLoadLocked(groups.get(), load.id, load.unit) != kDoLoad) {
+      EndLoadLocked(load.id, nullptr);
       return;
     }
-    if (count_busy) registry_.BeginLoad(file_number, groups.get());
+    if (count_busy) SetBusyLocked(load.id, groups.get(), 1);
   }
   UnitBuffer buffer;
   const Status s =
       open_status.ok()
-          ? groups->ReadUnit(file, MultiQueue::SegmentIndexOf(load.id),
-                             load.unit, &buffer)
+          ? groups->ReadUnit(file, SegmentIndexOf(load.id), load.unit, &buffer)
           : open_status;
   MutexLock l(&mu_);
-  FinishLoadLocked(file_number, groups.get(), load.id, load.unit, s, &buffer);
-  EndLoadLocked(file_number, count_busy ? groups.get() : nullptr);
+  FinishLoadLocked(groups.get(), load.id, load.unit, s, &buffer);
+  EndLoadLocked(load.id, count_busy ? groups.get() : nullptr);
 }
 
-void MQSchedule::EndLoadLocked(uint64_t file_number,
-                               const TableFilterGroups* groups) {
-  if (groups != nullptr) registry_.EndLoad(file_number, groups);
+void UnitManager::SetBusyLocked(SegmentId id, const TableFilterGroups* groups,
+                                int delta) {
+  Table* table = FindHoldingLocked(id, groups);
+  if (groups == nullptr || table == nullptr) return;
+  if (delta < 0 && table->busy == 0) return;
+  table->busy += delta;
+  busy_tables_ += delta;
+}
+
+void UnitManager::EndLoadLocked(SegmentId id, const TableFilterGroups* groups) {
+  if (groups != nullptr) SetBusyLocked(id, groups, -1);
   --loads_outstanding_;
   loads_done_.SignalAll();
 }
 
-void MQSchedule::FinishLoadLocked(uint64_t file_number,
-                                  const TableFilterGroups* read_into,
-                                  SegmentId id, int unit,
-                                  const Status& read_status, UnitBuffer* buffer,
-                                  bool log_failure) {
-  const FileRecord* table = registry_.FindHolding(file_number, read_into);
-  // Unregistered while reading: the MultiQueue no longer holds this
+void UnitManager::FinishLoadLocked(const TableFilterGroups* read_into,
+                                   SegmentId id, int unit,
+                                   const Status& read_status,
+                                   UnitBuffer* buffer, bool log_failure) {
+  Table* table = FindHoldingLocked(id, read_into);
+  // Detached while reading: the MultiQueue no longer holds this
   // reservation for `read_into`.
   if (table == nullptr) return;
   TableFilterGroups* groups = table->groups.get();
-  const uint32_t seg = MultiQueue::SegmentIndexOf(id);
+  EpochDomain* epoch = members_.at(table->db).client->layer()->epoch();
+  const uint32_t seg = SegmentIndexOf(id);
   const int reserved = mq_.UnitsLoaded(id);
   const int installed = groups->LoadedCount(seg);
 
   if (read_status.ok()) {
     const uint64_t bytes = buffer->size;
     if (installed == unit && unit < reserved &&
-        groups->InstallUnit(seg, unit, buffer, layer_.epoch())) {
+        groups->InstallUnit(seg, unit, buffer, epoch)) {
       installed_bytes_ += bytes;
       AddStat(&IoStats::unit_loads, 1);
       AddStat(&IoStats::unit_load_bytes, bytes);
@@ -136,23 +144,24 @@ void MQSchedule::FinishLoadLocked(uint64_t file_number,
     Log(options_.info_log,
         "ElasticBF: cannot load filter unit %d of segment %u of table "
         "%06" PRIu64 " (the segment keeps %d units): %s",
-        unit, seg, file_number, std::max(installed, 0),
+        unit, seg, table->file_number, std::max(installed, 0),
         read_status.ToString().c_str());
   }
   if (installed > unit) return;  // another read of this unit succeeded
   // Do not retry a unit that failed, nor any unit above it, while this
   // file stays registered.
-  registry_.LowerUnitLimit(file_number, seg, unit);
+  table->unit_cap[seg] = std::min(table->unit_cap[seg], unit);
   if (unit < reserved) mq_.AbortLoad(id, unit);
 }
 
-void MQSchedule::LoadInitialUnits(
-    uint64_t file_number, const std::shared_ptr<TableFilterGroups>& groups,
-    RandomAccessFile* file, const std::vector<std::vector<uint32_t>>& rounds) {
+void UnitManager::LoadInitialUnits(
+    DbHandle db, uint64_t file_number,
+    const std::shared_ptr<TableFilterGroups>& groups, RandomAccessFile* file,
+    const InitialLoads& rounds) {
   std::unique_ptr<RandomAccessFile> own_file;
   Status open_status;
   if (file == nullptr) {
-    open_status = OpenForLoads(file_number, &own_file);
+    open_status = OpenForLoads(db, file_number, &own_file);
     file = own_file.get();
   }
   const uint32_t count = groups->num_segments();
@@ -160,24 +169,24 @@ void MQSchedule::LoadInitialUnits(
     const int unit = static_cast<int>(u);
     if (rounds[u].size() == count) {
       // Every segment wants this unit: one sequential read of the region.
-      LoadRegion(file_number, groups, file, open_status, unit);
+      LoadRegion(db, file_number, groups, file, open_status, unit);
       continue;
     }
     for (uint32_t s : rounds[u]) {
-      LoadUnit(file_number, groups, file, open_status,
-               Load{MultiQueue::MakeSegmentId(file_number, s), unit},
+      LoadUnit(groups, file, open_status,
+               Load{QueueId(db, file_number, s), unit},
                /*count_busy=*/false);  // busy for the whole attach
     }
   }
   MutexLock l(&mu_);
-  registry_.EndLoad(file_number, groups.get());
+  SetBusyLocked(QueueId(db, file_number, 0), groups.get(), -1);
   loads_done_.SignalAll();
 }
 
-void MQSchedule::LoadRegion(uint64_t file_number,
-                            const std::shared_ptr<TableFilterGroups>& groups,
-                            RandomAccessFile* file, const Status& open_status,
-                            int unit) {
+void UnitManager::LoadRegion(DbHandle db, uint64_t file_number,
+                             const std::shared_ptr<TableFilterGroups>& groups,
+                             RandomAccessFile* file, const Status& open_status,
+                             int unit) {
   const uint32_t count = groups->num_segments();
   std::vector<UnitBuffer> buffers;
   std::vector<Status> statuses;
@@ -198,8 +207,7 @@ void MQSchedule::LoadRegion(uint64_t file_number,
   MutexLock l(&mu_);
   ++region_reads_;
   for (uint32_t s = 0; s < count; ++s) {
-    FinishLoadLocked(file_number, groups.get(),
-                     MultiQueue::MakeSegmentId(file_number, s), unit,
+    FinishLoadLocked(groups.get(), QueueId(db, file_number, s), unit,
                      statuses[s], &buffers[s], /*log_failure=*/region.ok());
     --loads_outstanding_;
   }

@@ -1,6 +1,7 @@
-// MQScheduleTestPeer: what tests may see and do inside an MQSchedule that
-// the engine never needs (pausing its thread, setting its clock, processing
-// records on demand, cross-checking its bookkeeping).
+// MultiQueueTestPeer and MQScheduleTestPeer: what tests may see and do inside
+// an MQSchedule and its UnitManager that the engine never needs (pausing the
+// manager's thread, setting the clock, processing records on demand,
+// cross-checking the bookkeeping).
 #ifndef STORAGE_LEVELDB_TESTS_ELASTIC_TEST_PEER_H_
 #define STORAGE_LEVELDB_TESTS_ELASTIC_TEST_PEER_H_
 
@@ -13,34 +14,66 @@
 #include "elastic/file_registry.h"
 #include "elastic/mq_schedule.h"
 #include "elastic/multi_queue.h"
+#include "elastic/unit_manager.h"
 #include "table/elastic/filter_group.h"
 #include "util/mutexlock.h"
 
 namespace leveldb {
+
+// What tests query and set inside a MultiQueue that decisions never need.
+class MultiQueueTestPeer {
+ public:
+  static bool IsAttached(const MultiQueue* mq, SegmentId id) {
+    return mq->IsAttached(id);
+  }
+  static bool IsExpired(const MultiQueue* mq, SegmentId id, uint64_t now) {
+    return mq->IsExpired(id, now);
+  }
+  static uint64_t lifetime(const MultiQueue* mq) { return mq->lifetime(); }
+  static double FalsePositiveRate(const MultiQueue* mq, int units,
+                                  int rate_class = 0) {
+    return mq->FalsePositiveRate(units, rate_class);
+  }
+  static double ExpectedExtraIo(const MultiQueue* mq) {
+    return mq->ExpectedExtraIo();
+  }
+  static double RecomputeExpectedExtraIo(const MultiQueue* mq) {
+    return mq->RecomputeExpectedExtraIo();
+  }
+  static bool CheckInvariants(const MultiQueue* mq, std::string* error) {
+    return mq->CheckInvariants(error);
+  }
+  // Changes the aging period from now on (0 = no aging).
+  static void SetAgingLifetimes(MultiQueue* mq, uint64_t lifetimes) {
+    mq->aging_lifetimes_ = lifetimes;
+  }
+};
 
 class MQScheduleTestPeer {
  public:
   // Processes every access record queued so far and registers the live
   // files still unregistered, in the calling thread, and waits until no
   // unit load is in flight.
-  static void WaitIdle(MQSchedule* mqs) { mqs->WaitIdle(); }
+  static void WaitIdle(MQSchedule* mqs) { mqs->manager_->WaitIdle(); }
 
   static MQSchedule::Stats GetStats(const MQSchedule* mqs) {
-    return mqs->GetStats();
+    return mqs->manager_->GetStats();
   }
 
   // A paused background thread processes nothing; returns once no pass
   // is running.
   static void Pause(MQSchedule* mqs, bool paused) {
-    mqs->paused_.store(paused, std::memory_order_release);
-    MutexLock wait_for_pass(&mqs->pass_mu_);
+    UnitManager* m = mqs->manager_.get();
+    m->paused_.store(paused, std::memory_order_release);
+    MutexLock wait_for_pass(&m->pass_mu_);
   }
 
   // Sets the MultiQueue's count aging (0 = counts never fade), for tests of
   // how hotness is kept that would otherwise race with the halving.
   static void SetAgingLifetimes(MQSchedule* mqs, uint64_t lifetimes) {
-    MutexLock l(&mqs->mu_);
-    mqs->mq_.SetAgingLifetimes(lifetimes);
+    UnitManager* m = mqs->manager_.get();
+    MutexLock l(&m->mu_);
+    MultiQueueTestPeer::SetAgingLifetimes(&m->mq_, lifetimes);
   }
 
   static void SetClock(MQSchedule* mqs, uint64_t now) {
@@ -62,15 +95,16 @@ class MQScheduleTestPeer {
   // not registered with groups.
   static std::vector<int> UnitsReserved(const MQSchedule* mqs,
                                         uint64_t file_number) {
-    MutexLock l(&mqs->mu_);
+    const UnitManager* m = mqs->manager_.get();
+    MutexLock l(&m->mu_);
     std::vector<int> units;
-    const FileRecord* table = mqs->registry_.FindAttached(file_number);
-    if (table == nullptr) return units;
-    const uint32_t count = table->groups->num_segments();
+    auto it = m->tables_.find(UnitManager::QueueFile(mqs->db_, file_number));
+    if (it == m->tables_.end()) return units;
+    const uint32_t count = it->second.groups->num_segments();
     units.resize(count);
     for (uint32_t s = 0; s < count; ++s) {
       units[s] =
-          mqs->mq_.UnitsLoaded(MultiQueue::MakeSegmentId(file_number, s));
+          m->mq_.UnitsLoaded(UnitManager::QueueId(mqs->db_, file_number, s));
     }
     return units;
   }
@@ -89,37 +123,35 @@ class MQScheduleTestPeer {
   // Cross-checks the MultiQueue, the tables' installed units, the locators
   // and the byte counters.
   static bool CheckInvariants(const MQSchedule* mqs, std::string* error) {
-    MutexLock l(&mqs->mu_);
-    if (!mqs->mq_.CheckInvariants(error)) return false;
+    const UnitManager* m = mqs->manager_.get();
+    MutexLock l(&m->mu_);
+    if (!MultiQueueTestPeer::CheckInvariants(&m->mq_, error)) return false;
     uint64_t installed = 0;
     uint64_t locators = 0;
     std::string table_error;
-    mqs->registry_.ForEachRegistered(
-        [&](uint64_t number, const FileRecord& record)
-            EXCLUSIVE_LOCKS_REQUIRED(mqs->mu_) {
-              if (record.groups == nullptr || !table_error.empty()) return;
-              locators += record.groups->locator().ApproximateMemoryUsage();
-              installed += CheckedTableBytes(mqs->mq_, number, *record.groups,
-                                             &table_error);
-            });
+    for (const auto& [key, table] : m->tables_) {
+      if (!table_error.empty()) break;
+      locators += table.groups->locator().ApproximateMemoryUsage();
+      installed += CheckedTableBytes(m->mq_, key, *table.groups, &table_error);
+    }
     if (!table_error.empty()) {
       *error = table_error;
       return false;
     }
-    if (installed != mqs->installed_bytes_) {
+    if (installed != m->installed_bytes_) {
       *error = "installed byte count is off";
       return false;
     }
-    if (mqs->installed_bytes_ > mqs->mq_.budget_bytes()) {
+    if (m->installed_bytes_ > m->mq_.budget_bytes()) {
       *error = "installed units exceed the budget";
       return false;
     }
-    if (locators != mqs->locator_bytes_) {
+    if (locators != m->locator_bytes_) {
       *error = "locator byte count is off";
       return false;
     }
-    if (mqs->locator_bytes_ <= mqs->budget_bytes_ &&
-        mqs->installed_bytes_ + mqs->locator_bytes_ > mqs->budget_bytes_) {
+    if (m->locator_bytes_ <= m->budget_bytes_ &&
+        m->installed_bytes_ + m->locator_bytes_ > m->budget_bytes_) {
       *error = "units and locators exceed the budget";
       return false;
     }
@@ -127,16 +159,16 @@ class MQScheduleTestPeer {
   }
 
  private:
-  // Installed unit bytes of a registered table; sets *error if they
-  // disagree with its reservations or byte count.
-  static uint64_t CheckedTableBytes(const MultiQueue& mq, uint64_t file_number,
+  // Installed unit bytes of an attached table (`queue_file`: its key in the
+  // MultiQueue); sets *error if they disagree with its reservations or byte
+  // count.
+  static uint64_t CheckedTableBytes(const MultiQueue& mq, uint64_t queue_file,
                                     const TableFilterGroups& groups,
                                     std::string* error) {
     uint64_t table_bytes = 0;
     for (uint32_t s = 0; s < groups.num_segments(); ++s) {
       const int have = groups.LoadedCount(s);
-      const int reserved =
-          mq.UnitsLoaded(MultiQueue::MakeSegmentId(file_number, s));
+      const int reserved = mq.UnitsLoaded(MakeSegmentId(queue_file, s));
       if (have > std::max(reserved, 0)) {
         *error = "segment has more units installed than reserved";
         return 0;

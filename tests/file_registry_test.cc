@@ -1,6 +1,5 @@
 // FileRegistry alone: one record per file through its known, handed-out,
-// registered and retired states and its forgetting, the live set, and loads
-// holding a groups instance.
+// registered and retired states and its forgetting, and the live set.
 #include "elastic/file_registry.h"
 
 #include <algorithm>
@@ -27,6 +26,17 @@ InheritedHotness HotnessOf(uint64_t absent_probes, int units) {
   return h;
 }
 
+const FileRecord* FindRegistered(const FileRegistry& registry,
+                                 uint64_t number) {
+  const FileRecord* record = registry.Find(number);
+  return record != nullptr && record->registered() ? record : nullptr;
+}
+
+const FileRecord* FindAttached(const FileRegistry& registry, uint64_t number) {
+  const FileRecord* record = registry.Find(number);
+  return record != nullptr && record->attached() ? record : nullptr;
+}
+
 std::vector<uint64_t> Registered(const FileRegistry& registry) {
   std::vector<uint64_t> files;
   registry.ForEachRegistered([&files](uint64_t number, const FileRecord&) {
@@ -39,8 +49,8 @@ std::vector<uint64_t> Registered(const FileRegistry& registry) {
 TEST(FileRegistryTest, UnknownFilesHaveNoRecord) {
   FileRegistry registry;
   EXPECT_EQ(nullptr, registry.Find(7));
-  EXPECT_EQ(nullptr, registry.FindRegistered(7));
-  EXPECT_EQ(nullptr, registry.FindAttached(7));
+  EXPECT_EQ(nullptr, FindRegistered(registry, 7));
+  EXPECT_EQ(nullptr, FindAttached(registry, 7));
   EXPECT_FALSE(registry.TakeSeed(7).has_value());
   std::shared_ptr<TableFilterGroups> none;
   EXPECT_FALSE(registry.Forget(7, &none));
@@ -54,20 +64,13 @@ TEST(FileRegistryTest, RegisteringOnceWithGroupsAndSegments) {
   auto groups = NewGroups();
   ASSERT_TRUE(registry.Register(7, groups));
   EXPECT_FALSE(registry.Register(7, NewGroups()));  // the first one stays
-  const FileRecord* record = registry.FindAttached(7);
+  const FileRecord* record = FindAttached(registry, 7);
   ASSERT_NE(nullptr, record);
   EXPECT_EQ(groups, record->groups);
-  EXPECT_EQ(record, registry.FindHolding(7, groups.get()));
-  EXPECT_EQ(nullptr, registry.FindHolding(7, NewGroups().get()));
   EXPECT_EQ(0u, record->segments);
 
-  registry.SetSegments(7, 3, 5);
+  registry.SetSegments(7, 3);
   EXPECT_EQ(3u, record->segments);
-  EXPECT_EQ(std::vector<int>({5, 5, 5}), record->unit_limit);
-  registry.LowerUnitLimit(7, 1, 2);
-  registry.LowerUnitLimit(7, 1, 4);  // never raises it
-  registry.LowerUnitLimit(7, 9, 0);  // no such segment: ignored
-  EXPECT_EQ(std::vector<int>({5, 2, 5}), record->unit_limit);
   EXPECT_EQ(std::vector<uint64_t>({7}), Registered(registry));
   EXPECT_EQ(1u, registry.registered_count());
 }
@@ -75,21 +78,20 @@ TEST(FileRegistryTest, RegisteringOnceWithGroupsAndSegments) {
 TEST(FileRegistryTest, FilesWithoutGroupsAreRegisteredButNotAttached) {
   FileRegistry registry;
   ASSERT_TRUE(registry.Register(8, nullptr));
-  EXPECT_NE(nullptr, registry.FindRegistered(8));
-  EXPECT_EQ(nullptr, registry.FindAttached(8));
+  EXPECT_NE(nullptr, FindRegistered(registry, 8));
+  EXPECT_EQ(nullptr, FindAttached(registry, 8));
   EXPECT_EQ(std::vector<uint64_t>({8}), Registered(registry));
 
   // Groups dropped after registration (no room for the locator): the same.
   auto groups = NewGroups();
   ASSERT_TRUE(registry.Register(9, groups));
-  registry.SetSegments(9, 2, 4);
+  registry.SetSegments(9, 2);
   registry.DropGroups(9);
-  const FileRecord* record = registry.FindRegistered(9);
+  const FileRecord* record = FindRegistered(registry, 9);
   ASSERT_NE(nullptr, record);
   EXPECT_EQ(nullptr, record->groups);
   EXPECT_EQ(0u, record->segments);  // its hotness is no longer known
-  EXPECT_TRUE(record->unit_limit.empty());
-  EXPECT_EQ(nullptr, registry.FindAttached(9));
+  EXPECT_EQ(nullptr, FindAttached(registry, 9));
 }
 
 TEST(FileRegistryTest, ASeededFileRegistersAndTakesItsSeedOnce) {
@@ -100,14 +102,14 @@ TEST(FileRegistryTest, ASeededFileRegistersAndTakesItsSeedOnce) {
   ASSERT_NE(nullptr, record);
   ASSERT_TRUE(record->seed.has_value());
   EXPECT_EQ(10u, record->seed->segments[0].absent_probes);
-  EXPECT_EQ(nullptr, registry.FindRegistered(5));
+  EXPECT_EQ(nullptr, FindRegistered(registry, 5));
 
   ASSERT_TRUE(registry.Register(5, NewGroups()));
   std::optional<InheritedHotness> seed = registry.TakeSeed(5);
   ASSERT_TRUE(seed.has_value());
   EXPECT_TRUE(*seed == HotnessOf(10, 2));
   EXPECT_FALSE(registry.TakeSeed(5).has_value());
-  registry.SetSegments(5, 2, 6);
+  registry.SetSegments(5, 2);
   // Its own history wins from now on, registered or not.
   EXPECT_FALSE(registry.Seed(5, HotnessOf(1, 1)));
   std::shared_ptr<TableFilterGroups> retired;
@@ -128,16 +130,16 @@ TEST(FileRegistryTest, ARetiredFileRefusesRegistration) {
   FileRegistry registry;
   auto groups = NewGroups();
   ASSERT_TRUE(registry.Register(4, groups));
-  registry.SetSegments(4, 2, 6);
+  registry.SetSegments(4, 2);
   registry.SetLevel(4, 2);
   std::shared_ptr<TableFilterGroups> returned;
   EXPECT_TRUE(registry.Retire(4, &returned));
   EXPECT_EQ(groups, returned);
-  EXPECT_EQ(nullptr, registry.FindRegistered(4));
+  EXPECT_EQ(nullptr, FindRegistered(registry, 4));
   EXPECT_EQ(0u, registry.registered_count());
   EXPECT_FALSE(registry.Register(4, NewGroups()));
   EXPECT_FALSE(registry.Register(4, nullptr));
-  EXPECT_EQ(nullptr, registry.FindRegistered(4));
+  EXPECT_EQ(nullptr, FindRegistered(registry, 4));
 
   // What is known about it stays until it is forgotten.
   const FileRecord* record = registry.Find(4);
@@ -159,33 +161,27 @@ TEST(FileRegistryTest, ForgettingDropsEverything) {
   registry.SetLevel(3, 1);
   ASSERT_TRUE(registry.ReplaceLiveSet({3}).empty());
   ASSERT_TRUE(registry.Register(3, groups));
-  registry.SetSegments(3, 2, 6);
-  registry.BeginLoad(3, groups.get());
-  ASSERT_TRUE(registry.AnyBusy());
+  registry.SetSegments(3, 2);
 
   std::shared_ptr<TableFilterGroups> released;
   EXPECT_TRUE(registry.Forget(3, &released));
   EXPECT_EQ(groups, released);
   EXPECT_EQ(nullptr, registry.Find(3));
   EXPECT_EQ(0u, registry.registered_count());
-  EXPECT_FALSE(registry.AnyBusy());
   EXPECT_TRUE(Registered(registry).empty());
-  registry.EndLoad(3, groups.get());  // the old load ends: nothing to do
-  EXPECT_FALSE(registry.AnyBusy());
 
   // Retirement is forgotten too: the number may register afresh.
   registry.Retire(3, &released);
   registry.Forget(3, &released);
   auto again = NewGroups();
   ASSERT_TRUE(registry.Register(3, again));
-  const FileRecord* record = registry.FindAttached(3);
+  const FileRecord* record = FindAttached(registry, 3);
   ASSERT_NE(nullptr, record);
   EXPECT_NE(FileState::kRetired, record->state);
   EXPECT_FALSE(record->live);
   EXPECT_FALSE(record->level.has_value());
   EXPECT_FALSE(record->seed.has_value());
   EXPECT_EQ(0u, record->segments);
-  EXPECT_EQ(0, record->busy);
 }
 
 TEST(FileRegistryTest, SetLevelReportsChangesOnly) {
@@ -195,13 +191,13 @@ TEST(FileRegistryTest, SetLevelReportsChangesOnly) {
   EXPECT_TRUE(registry.SetLevel(2, 3));
   EXPECT_EQ(3, registry.Find(2)->level.value_or(-1));
   // A level alone does not register the file.
-  EXPECT_EQ(nullptr, registry.FindRegistered(2));
+  EXPECT_EQ(nullptr, FindRegistered(registry, 2));
   EXPECT_TRUE(registry.Register(2, nullptr));
 }
 
 TEST(FileRegistryTest, LiveUnregisteredFilesAreHandedOutOnce) {
   FileRegistry registry;
-  EXPECT_FALSE(registry.HasUnregistered());
+  EXPECT_TRUE(registry.HandOut(10).empty());
   registry.SetFileSize(1, 100);
   registry.SetFileSize(2, 200);
   registry.SetFileSize(3, 300);
@@ -212,7 +208,6 @@ TEST(FileRegistryTest, LiveUnregisteredFilesAreHandedOutOnce) {
   std::shared_ptr<TableFilterGroups> released;
   registry.Retire(6, &released);
   registry.ReplaceLiveSet({1, 2, 3, 4, 5, 6});
-  ASSERT_TRUE(registry.HasUnregistered());
   // Registered meanwhile: not handed out.
   ASSERT_TRUE(registry.Register(2, nullptr));
 
@@ -223,7 +218,7 @@ TEST(FileRegistryTest, LiveUnregisteredFilesAreHandedOutOnce) {
   std::sort(taken.begin(), taken.end());
   EXPECT_EQ((std::vector<std::pair<uint64_t, uint64_t>>{{1, 100}, {3, 300}}),
             taken);
-  EXPECT_FALSE(registry.HasUnregistered());
+  EXPECT_TRUE(registry.HandOut(10).empty());
 
   // Reported live again, still unregistered: never handed out twice.
   registry.ReplaceLiveSet({1, 3});
@@ -254,59 +249,13 @@ TEST(FileRegistryTest, ReplacingTheLiveSetNamesTheFilesThatLeft) {
   EXPECT_TRUE(registry.Find(4)->live);
   // Leaving the live set alone changes no other state.
   EXPECT_NE(FileState::kRetired, registry.Find(2)->state);
-  EXPECT_NE(nullptr, registry.FindRegistered(4));
+  EXPECT_NE(nullptr, FindRegistered(registry, 4));
 
   EXPECT_EQ(std::vector<uint64_t>({1, 4}), [&] {
     std::vector<uint64_t> l = registry.ReplaceLiveSet({});
     std::sort(l.begin(), l.end());
     return l;
   }());
-}
-
-TEST(FileRegistryTest, LoadsHoldOnlyTheInstanceTheyStartedWith) {
-  FileRegistry registry;
-  auto groups = NewGroups();
-  ASSERT_TRUE(registry.Register(1, groups));
-  registry.SetSegments(1, 2, 6);
-  registry.BeginLoad(1, groups.get());
-  registry.BeginLoad(1, groups.get());
-  registry.BeginLoad(1, NewGroups().get());  // not its groups: ignored
-  EXPECT_EQ(2, registry.FindAttached(1)->busy);
-  EXPECT_TRUE(registry.AnyBusy());
-  registry.EndLoad(1, groups.get());
-  EXPECT_EQ(1, registry.FindAttached(1)->busy);
-  EXPECT_TRUE(registry.AnyBusy());
-
-  // Unregistered while a load is in flight: the load's end is a no-op,
-  // and a later registration of the number starts idle.
-  std::shared_ptr<TableFilterGroups> released;
-  registry.Retire(1, &released);
-  EXPECT_FALSE(registry.AnyBusy());
-  registry.Forget(1, &released);
-  auto again = NewGroups();
-  ASSERT_TRUE(registry.Register(1, again));
-  registry.BeginLoad(1, again.get());
-  registry.EndLoad(1, groups.get());  // the old instance's load
-  EXPECT_EQ(1, registry.FindAttached(1)->busy);
-  registry.EndLoad(1, again.get());
-  EXPECT_EQ(0, registry.FindAttached(1)->busy);
-  registry.EndLoad(1, again.get());  // never below zero
-  EXPECT_EQ(0, registry.FindAttached(1)->busy);
-  EXPECT_FALSE(registry.AnyBusy());
-}
-
-TEST(FileRegistryTest, ClearDropsEveryRecord) {
-  FileRegistry registry;
-  auto groups = NewGroups();
-  ASSERT_TRUE(registry.Register(1, groups));
-  registry.BeginLoad(1, groups.get());
-  registry.ReplaceLiveSet({1, 2});
-  registry.Clear();
-  EXPECT_EQ(nullptr, registry.Find(1));
-  EXPECT_EQ(nullptr, registry.Find(2));
-  EXPECT_EQ(0u, registry.registered_count());
-  EXPECT_FALSE(registry.AnyBusy());
-  EXPECT_FALSE(registry.live_set_reported());
 }
 
 }  // namespace

@@ -658,7 +658,7 @@ TEST_F(FilterGroupTest, UnitWithBadChecksumIsNeverInstalled) {
 
   // Accesses to the broken segment do not retry the unit.
   for (int i = 0; i < 50; ++i) {
-    mqs->layer()->RecordAccess(MultiQueue::MakeSegmentId(20, 1), true);
+    mqs->layer()->RecordAccess(MakeSegmentId(20, 1), true);
   }
   MQScheduleTestPeer::WaitIdle(mqs.get());
   EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(mqs.get()).unit_load_failures);

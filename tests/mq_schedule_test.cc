@@ -1,6 +1,7 @@
 // MQSchedule over an in-memory set of elastic tables: access records drive
 // unit loads and evictions under a budget.
 #include "elastic/mq_schedule.h"
+#include "elastic/unit_manager.h"
 
 #include <algorithm>
 #include <atomic>
@@ -84,7 +85,7 @@ class MQScheduleTest : public testing::Test {
 
   static uint64_t FileNumber(size_t t) { return 100 + t; }
   static MultiQueue::SegmentId Seg(size_t t, uint32_t s) {
-    return MultiQueue::MakeSegmentId(FileNumber(t), s);
+    return MakeSegmentId(FileNumber(t), s);
   }
 
   Status Attach(MQSchedule* mqs, size_t t, int initial,
@@ -803,6 +804,45 @@ TEST_F(MQScheduleTest, RestoredClockOnlyMovesForward) {
   mqs.layer()->RestoreClock(10);
   EXPECT_EQ(1000u, mqs.layer()->Now());
   EXPECT_EQ(1001u, mqs.layer()->Tick());
+}
+
+// A database as the unit manager sees it: a layer, no files.
+class LayerOnlyClient : public UnitClient {
+ public:
+  explicit LayerOnlyClient(WakeSignal* wake) : layer_(64, wake) {}
+  FilterLayer* layer() override { return &layer_; }
+  Status OpenFile(uint64_t, std::unique_ptr<RandomAccessFile>*) override {
+    return Status::NotSupported("no files");
+  }
+  size_t RegisterPending(size_t) override { return 0; }
+
+ private:
+  FilterLayer layer_;
+};
+
+TEST(UnitManagerTest, ServesOneDatabaseAtATime) {
+  UnitManagerOptions options;
+  options.background_thread = false;
+  options.elastic.memory_budget_bytes = 1 << 20;
+  UnitManager manager(options);
+  LayerOnlyClient first(manager.wake());
+  LayerOnlyClient second(manager.wake());
+  UnitManager::DbHandle a;
+  UnitManager::DbHandle b;
+  ASSERT_TRUE(manager.Join(&first, &a).ok());
+  EXPECT_FALSE(manager.Join(&second, &b).ok());
+  manager.Leave(a);
+  ASSERT_TRUE(manager.Join(&second, &b).ok());
+  EXPECT_NE(a, b);  // handles are not reused
+  UnitManager::FileChanges changes;
+  changes.budget_keys = 1000;
+  manager.Apply(b, changes);
+  uint64_t installed;
+  uint64_t budget;
+  manager.GetMemory(&installed, &budget);
+  EXPECT_EQ(0u, installed);
+  EXPECT_EQ(uint64_t{1} << 20, budget);
+  manager.Leave(b);
 }
 
 }  // namespace

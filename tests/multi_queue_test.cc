@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/elastic_test_peer.h"
 #include "tests/test_util.h"
 #include "util/random.h"
 
@@ -18,7 +19,7 @@ using SegmentId = MultiQueue::SegmentId;
 using Hotness = MultiQueue::Hotness;
 
 SegmentId Seg(uint64_t file, uint32_t index) {
-  return MultiQueue::MakeSegmentId(file, index);
+  return MakeSegmentId(file, index);
 }
 
 Hotness Hot(uint64_t absent, uint64_t last_access) {
@@ -59,21 +60,21 @@ void AttachWithUnits(MultiQueue* mq, SegmentId id, int units,
 
 void ExpectConsistent(const MultiQueue& mq) {
   std::string why;
-  EXPECT_TRUE(mq.CheckInvariants(&why)) << why;
+  EXPECT_TRUE(MultiQueueTestPeer::CheckInvariants(&mq, &why)) << why;
 }
 
 TEST(MultiQueueTest, SegmentIdLayout) {
   const SegmentId id = Seg(12345, 678);
   EXPECT_EQ((12345ull << 20) | 678, id);
-  EXPECT_EQ(12345u, MultiQueue::FileNumberOf(id));
-  EXPECT_EQ(678u, MultiQueue::SegmentIndexOf(id));
+  EXPECT_EQ(12345u, FileNumberOf(id));
+  EXPECT_EQ(678u, SegmentIndexOf(id));
 }
 
 TEST(MultiQueueTest, FalsePositiveRates) {
   MultiQueue mq(SmallOptions(0));
-  EXPECT_EQ(1.0, mq.FalsePositiveRate(0));
-  EXPECT_EQ(0.5, mq.FalsePositiveRate(1));
-  EXPECT_EQ(0.0625, mq.FalsePositiveRate(4));
+  EXPECT_EQ(1.0, MultiQueueTestPeer::FalsePositiveRate(&mq, 0));
+  EXPECT_EQ(0.5, MultiQueueTestPeer::FalsePositiveRate(&mq, 1));
+  EXPECT_EQ(0.0625, MultiQueueTestPeer::FalsePositiveRate(&mq, 4));
 }
 
 // (a)
@@ -188,7 +189,7 @@ TEST(MultiQueueTest, NothingExpiredMeansNoChange) {
   AttachWithUnits(&mq, a, 1, Hot(0, 95));
   AttachWithUnits(&mq, b, 1, Hot(0, 96));
   AttachWithUnits(&mq, h, 1, Hot(0, 97));
-  const double e_before = mq.ExpectedExtraIo();
+  const double e_before = MultiQueueTestPeer::ExpectedExtraIo(&mq);
 
   ASSERT_TRUE(mq.RecordAccess(h, 100, true));
   MultiQueue::Plan p = mq.PlanAccess(h, 100);
@@ -201,7 +202,7 @@ TEST(MultiQueueTest, NothingExpiredMeansNoChange) {
   EXPECT_EQ(1u, mq.GetStats().rejected_no_victims);
   EXPECT_EQ(0u, mq.GetStats().adjustments);
   // The access itself raised E (h's f grew by one); the plan changed nothing.
-  EXPECT_DOUBLE_EQ(e_before + 0.5, mq.ExpectedExtraIo());
+  EXPECT_DOUBLE_EQ(e_before + 0.5, MultiQueueTestPeer::ExpectedExtraIo(&mq));
   ExpectConsistent(mq);
 }
 
@@ -233,7 +234,7 @@ TEST(MultiQueueTest, SwapOnlyWhenExpectedExtraIoFalls) {
   // Expired, but its past absent probes make each of its units valuable.
   AttachWithUnits(&mq, was_hot, 2, Hot(1000, 1));
   AttachWithUnits(&mq, h, 1, Hot(0, 2));
-  const double e_before = mq.ExpectedExtraIo();
+  const double e_before = MultiQueueTestPeer::ExpectedExtraIo(&mq);
 
   ASSERT_TRUE(mq.RecordAccess(h, 100, true));
   MultiQueue::Plan p = mq.PlanAccess(h, 100);
@@ -242,7 +243,7 @@ TEST(MultiQueueTest, SwapOnlyWhenExpectedExtraIoFalls) {
   EXPECT_EQ(2, mq.UnitsLoaded(was_hot));
   EXPECT_EQ(1, mq.UnitsLoaded(h));
   EXPECT_EQ(1u, mq.GetStats().rejected_no_gain);
-  EXPECT_DOUBLE_EQ(e_before + 0.5, mq.ExpectedExtraIo());
+  EXPECT_DOUBLE_EQ(e_before + 0.5, MultiQueueTestPeer::ExpectedExtraIo(&mq));
   ExpectConsistent(mq);
 }
 
@@ -252,13 +253,14 @@ TEST(MultiQueueTest, SwapWithAWarmVictimWhenTheGainIsLarger) {
   AttachWithUnits(&mq, warm, 3, Hot(1, 1));  // loss 1 * (1/4 - 1/8)
   AttachWithUnits(&mq, h, 1, Hot(9, 2));     // gain 10 * (1/2 - 1/4)
   ASSERT_TRUE(mq.RecordAccess(h, 100, true));
-  const double e_before = mq.ExpectedExtraIo();
+  const double e_before = MultiQueueTestPeer::ExpectedExtraIo(&mq);
   MultiQueue::Plan p = mq.PlanAccess(h, 100);
   ASSERT_TRUE(p.load_one_more());
   ASSERT_EQ(1u, p.victims.size());
   EXPECT_EQ(warm, p.victims[0].id);
-  EXPECT_DOUBLE_EQ(e_before - 10 * 0.25 + 1 * 0.125, mq.ExpectedExtraIo());
-  EXPECT_LT(mq.ExpectedExtraIo(), e_before);
+  EXPECT_DOUBLE_EQ(e_before - 10 * 0.25 + 1 * 0.125,
+                   MultiQueueTestPeer::ExpectedExtraIo(&mq));
+  EXPECT_LT(MultiQueueTestPeer::ExpectedExtraIo(&mq), e_before);
   ExpectConsistent(mq);
 }
 
@@ -270,12 +272,12 @@ TEST(MultiQueueTest, RateClassesGiveEachSegmentItsOwnUnitFpr) {
   const int ribbon = mq.RateClass(0.0625);
   EXPECT_EQ(1, ribbon);
   EXPECT_EQ(ribbon, mq.RateClass(0.0625));
-  EXPECT_EQ(0.5, mq.FalsePositiveRate(1));
-  EXPECT_EQ(0.0625, mq.FalsePositiveRate(1, ribbon));
-  EXPECT_EQ(1.0 / 256, mq.FalsePositiveRate(2, ribbon));
+  EXPECT_EQ(0.5, MultiQueueTestPeer::FalsePositiveRate(&mq, 1));
+  EXPECT_EQ(0.0625, MultiQueueTestPeer::FalsePositiveRate(&mq, 1, ribbon));
+  EXPECT_EQ(1.0 / 256, MultiQueueTestPeer::FalsePositiveRate(&mq, 2, ribbon));
   EXPECT_FALSE(mq.Attach(Seg(1, 0), kUnit, 1, Hot(0, 0), 2));  // unknown
   EXPECT_FALSE(mq.Attach(Seg(1, 0), kUnit, 1, Hot(0, 0), -1));
-  EXPECT_FALSE(mq.IsAttached(Seg(1, 0)));
+  EXPECT_FALSE(MultiQueueTestPeer::IsAttached(&mq, Seg(1, 0)));
   // Beyond kMaxRateClasses, a new rate joins the nearest class.
   for (int c = 2; c < MultiQueue::kMaxRateClasses; ++c) {
     EXPECT_EQ(c, mq.RateClass(0.9 + c / 1000.0));
@@ -297,7 +299,8 @@ TEST(MultiQueueTest, SwapDecisionsUseEachSegmentsRate) {
     ASSERT_EQ(1, mq.PlanInitialUnits(h, 1, 2).units_to_load);
     ASSERT_TRUE(mq.RecordAccess(h, 100, true));
     const double r1 = h_is_ribbon ? 0.0625 : 0.5;
-    EXPECT_DOUBLE_EQ(10 * 0.5 + 50 * r1, mq.ExpectedExtraIo());
+    EXPECT_DOUBLE_EQ(10 * 0.5 + 50 * r1,
+                     MultiQueueTestPeer::ExpectedExtraIo(&mq));
 
     MultiQueue::Plan p = mq.PlanAccess(h, 100);
     if (h_is_ribbon) {
@@ -310,7 +313,8 @@ TEST(MultiQueueTest, SwapDecisionsUseEachSegmentsRate) {
       ASSERT_TRUE(p.load_one_more());
       ASSERT_EQ(1u, p.victims.size());
       EXPECT_EQ(v, p.victims[0].id);
-      EXPECT_DOUBLE_EQ(10 * 1.0 + 50 * 0.25, mq.ExpectedExtraIo());
+      EXPECT_DOUBLE_EQ(10 * 1.0 + 50 * 0.25,
+                       MultiQueueTestPeer::ExpectedExtraIo(&mq));
     }
     ExpectConsistent(mq);
   }
@@ -337,7 +341,8 @@ TEST(MultiQueueTest, CountsHalveOncePerAgingPeriod) {
   ASSERT_TRUE(mq.RecordAccess(a, 65, true));
   ASSERT_TRUE(mq.GetHotness(a, &h));
   EXPECT_EQ(41u / 8 + 1, h.absent_probes);
-  EXPECT_DOUBLE_EQ(mq.RecomputeExpectedExtraIo(), mq.ExpectedExtraIo());
+  EXPECT_DOUBLE_EQ(MultiQueueTestPeer::RecomputeExpectedExtraIo(&mq),
+                   MultiQueueTestPeer::ExpectedExtraIo(&mq));
   ExpectConsistent(mq);
 }
 
@@ -358,7 +363,8 @@ TEST(MultiQueueTest, InheritedCountsAreNotAgedTwice) {
   ASSERT_TRUE(mq.RecordAccess(a, 65, true));  // the next period: halved
   ASSERT_TRUE(mq.GetHotness(a, &h));
   EXPECT_EQ(41u / 2 + 1, h.absent_probes);
-  EXPECT_DOUBLE_EQ(mq.RecomputeExpectedExtraIo(), mq.ExpectedExtraIo());
+  EXPECT_DOUBLE_EQ(MultiQueueTestPeer::RecomputeExpectedExtraIo(&mq),
+                   MultiQueueTestPeer::ExpectedExtraIo(&mq));
   ExpectConsistent(mq);
 }
 
@@ -377,7 +383,8 @@ TEST(MultiQueueTest, AgingLetsRecentProbesOutweighAnOldTotal) {
   EXPECT_EQ(was_hot, p.victims[0].id);
   EXPECT_EQ(1, mq.UnitsLoaded(was_hot));
   EXPECT_EQ(2, mq.UnitsLoaded(h));
-  EXPECT_DOUBLE_EQ(mq.RecomputeExpectedExtraIo(), mq.ExpectedExtraIo());
+  EXPECT_DOUBLE_EQ(MultiQueueTestPeer::RecomputeExpectedExtraIo(&mq),
+                   MultiQueueTestPeer::ExpectedExtraIo(&mq));
   ExpectConsistent(mq);
 }
 
@@ -400,7 +407,8 @@ TEST(MultiQueueTest, AgingKeepsTheAccountingExact) {
         break;
     }
     ASSERT_LE(mq.used_bytes(), mq.budget_bytes());
-    ASSERT_NEAR(mq.RecomputeExpectedExtraIo(), mq.ExpectedExtraIo(), 1e-9)
+    ASSERT_NEAR(MultiQueueTestPeer::RecomputeExpectedExtraIo(&mq),
+                MultiQueueTestPeer::ExpectedExtraIo(&mq), 1e-9)
         << "step " << step;
   }
   ExpectConsistent(mq);
@@ -422,7 +430,7 @@ TEST(MultiQueueTest, ProbesThatFindTheirKeyDoNotCount) {
   EXPECT_EQ(1000u, hot.accesses);
   EXPECT_EQ(0u, hot.absent_probes);
   EXPECT_EQ(1000u, hot.last_access);
-  EXPECT_EQ(0.0, mq.ExpectedExtraIo());
+  EXPECT_EQ(0.0, MultiQueueTestPeer::ExpectedExtraIo(&mq));
 
   ASSERT_TRUE(mq.RecordAccess(absent, 1001, /*absent=*/true));
   EXPECT_TRUE(mq.PlanAccess(absent, 1001).load_one_more());
@@ -441,7 +449,7 @@ TEST(MultiQueueTest, DetachKeepsHotnessAndForgetDropsIt) {
   EXPECT_FALSE(mq.Attach(a, kUnit, 0, Hotness()));  // already attached
 
   EXPECT_EQ(2, mq.Detach(a));
-  EXPECT_FALSE(mq.IsAttached(a));
+  EXPECT_FALSE(MultiQueueTestPeer::IsAttached(&mq, a));
   EXPECT_EQ(-1, mq.UnitsLoaded(a));
   EXPECT_EQ(2 * kUnit, mq.used_bytes());
   EXPECT_EQ(0, mq.Detach(a));
@@ -450,14 +458,14 @@ TEST(MultiQueueTest, DetachKeepsHotnessAndForgetDropsIt) {
   EXPECT_EQ(4u, hot.absent_probes);
   EXPECT_EQ(20u, hot.last_access);
   // A detached segment is out of E[extra I/O].
-  EXPECT_EQ(0.0, mq.ExpectedExtraIo());
+  EXPECT_EQ(0.0, MultiQueueTestPeer::ExpectedExtraIo(&mq));
 
   // Re-attaching restores the recorded hotness, not the one passed in.
   ASSERT_TRUE(mq.Attach(a, kUnit, 2, Hot(99, 99)));
   EXPECT_EQ(0, mq.UnitsLoaded(a));
   ASSERT_TRUE(mq.GetHotness(a, &hot));
   EXPECT_EQ(4u, hot.absent_probes);
-  EXPECT_DOUBLE_EQ(4.0, mq.ExpectedExtraIo());
+  EXPECT_DOUBLE_EQ(4.0, MultiQueueTestPeer::ExpectedExtraIo(&mq));
 
   ASSERT_EQ(1, mq.PlanInitialUnits(a, 1, 21).units_to_load);
   std::vector<MultiQueue::Released> gone = mq.Forget(7);
@@ -486,38 +494,38 @@ TEST(MultiQueueTest, AutoLifetimeTracksAttachedSegments) {
   o.lifetime = 0;
   o.min_auto_lifetime = 4;
   MultiQueue mq(o);
-  EXPECT_EQ(4u, mq.lifetime());
+  EXPECT_EQ(4u, MultiQueueTestPeer::lifetime(&mq));
   for (uint32_t i = 0; i < 10; ++i) {
     ASSERT_TRUE(mq.Attach(Seg(1, i), kUnit, 0, Hotness()));
   }
-  EXPECT_EQ(10u, mq.lifetime());
+  EXPECT_EQ(10u, MultiQueueTestPeer::lifetime(&mq));
   mq.Detach(Seg(1, 0));
   mq.Detach(Seg(1, 1));
-  EXPECT_EQ(8u, mq.lifetime());
+  EXPECT_EQ(8u, MultiQueueTestPeer::lifetime(&mq));
   for (uint32_t i = 0; i < 100; ++i) {
     ASSERT_TRUE(mq.Attach(Seg(2, i), kUnit, 0, Hotness()));
   }
-  EXPECT_EQ(108u, mq.lifetime());
+  EXPECT_EQ(108u, MultiQueueTestPeer::lifetime(&mq));
   EXPECT_EQ(108u, mq.GetStats().lifetime);
   mq.Forget(2);
   mq.Forget(1);
-  EXPECT_EQ(4u, mq.lifetime());
+  EXPECT_EQ(4u, MultiQueueTestPeer::lifetime(&mq));
 
   // Expiry uses the current lifetime: now - last_access > lifetime.
   ASSERT_TRUE(mq.Attach(Seg(3, 0), kUnit, 0, Hot(0, 10)));
-  EXPECT_FALSE(mq.IsExpired(Seg(3, 0), 14));
-  EXPECT_TRUE(mq.IsExpired(Seg(3, 0), 15));
+  EXPECT_FALSE(MultiQueueTestPeer::IsExpired(&mq, Seg(3, 0), 14));
+  EXPECT_TRUE(MultiQueueTestPeer::IsExpired(&mq, Seg(3, 0), 15));
   for (uint32_t i = 1; i < 20; ++i) {
     ASSERT_TRUE(mq.Attach(Seg(3, i), kUnit, 0, Hotness()));
   }
-  EXPECT_FALSE(mq.IsExpired(Seg(3, 0), 15));
-  EXPECT_TRUE(mq.IsExpired(Seg(3, 0), 31));
+  EXPECT_FALSE(MultiQueueTestPeer::IsExpired(&mq, Seg(3, 0), 15));
+  EXPECT_TRUE(MultiQueueTestPeer::IsExpired(&mq, Seg(3, 0), 31));
 
   MultiQueue::Options fixed = SmallOptions(0);
   fixed.lifetime = 1234;
   MultiQueue mq2(fixed);
   ASSERT_TRUE(mq2.Attach(Seg(1, 0), kUnit, 0, Hotness()));
-  EXPECT_EQ(1234u, mq2.lifetime());
+  EXPECT_EQ(1234u, MultiQueueTestPeer::lifetime(&mq2));
 }
 
 // (i)
@@ -575,7 +583,7 @@ TEST(MultiQueueTest, AbortLoadGivesTheReservationBack) {
   EXPECT_EQ(0, mq.AbortLoad(a, -1));
   EXPECT_EQ(0, mq.AbortLoad(Seg(9, 9), 0));
   EXPECT_EQ(2u, mq.GetStats().aborted_loads);
-  EXPECT_DOUBLE_EQ(0.5, mq.ExpectedExtraIo());
+  EXPECT_DOUBLE_EQ(0.5, MultiQueueTestPeer::ExpectedExtraIo(&mq));
   ExpectConsistent(mq);
 }
 
@@ -636,7 +644,7 @@ TEST(MultiQueueTest, UnknownSegmentsAreIgnored) {
   EXPECT_EQ(0, mq.PlanInitialUnits(ghost, 2, 1).units_to_load);
   EXPECT_EQ(0, mq.Detach(ghost));
   EXPECT_EQ(-1, mq.UnitsLoaded(ghost));
-  EXPECT_FALSE(mq.IsExpired(ghost, 1000));
+  EXPECT_FALSE(MultiQueueTestPeer::IsExpired(&mq, ghost, 1000));
   EXPECT_EQ(0u, mq.used_bytes());
   ExpectConsistent(mq);
 }
@@ -732,10 +740,10 @@ class MultiQueueModelTest : public testing::Test {
       }
       case 2: {  // forget a whole file, rarely
         if (!rnd_.OneIn(10)) break;
-        const uint64_t file = MultiQueue::FileNumberOf(id);
+        const uint64_t file = FileNumberOf(id);
         std::map<SegmentId, int> expected;
         for (auto m = model_.begin(); m != model_.end();) {
-          if (MultiQueue::FileNumberOf(m->first) == file) {
+          if (FileNumberOf(m->first) == file) {
             if (m->second.attached && m->second.units > 0) {
               expected[m->first] = m->second.units;
             }
@@ -796,11 +804,12 @@ class MultiQueueModelTest : public testing::Test {
       }
     }
     ASSERT_EQ(used, mq_.used_bytes());
-    ASSERT_NEAR(e, mq_.ExpectedExtraIo(), 1e-9 * std::max(1.0, e));
+    ASSERT_NEAR(e, MultiQueueTestPeer::ExpectedExtraIo(&mq_),
+                1e-9 * std::max(1.0, e));
     MultiQueue::Stats st = mq_.GetStats();
     ASSERT_EQ(per_queue, st.segments_per_queue);
     std::string why;
-    ASSERT_TRUE(mq_.CheckInvariants(&why)) << why;
+    ASSERT_TRUE(MultiQueueTestPeer::CheckInvariants(&mq_, &why)) << why;
   }
 
   MultiQueue mq_;

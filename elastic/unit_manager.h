@@ -1,0 +1,380 @@
+// UnitManager: ElasticBF's filter memory, for the databases that join it.
+//
+// It owns the budget, the MultiQueue (hotness and decisions), the unit
+// targets, the unit loads and evictions and the background thread. What it
+// knows of a database comes through the database's UnitClient (its filter
+// layer and a way to open its table files) and the calls below, each naming
+// the database by the handle Join() returned; the files themselves (which
+// are registered, live, seeded, at which level) are the database's business
+// (MQSchedule, elastic/mq_schedule.h), which tells the manager what changed.
+//
+//   background:  for each database, drains its layer's ring; for each record
+//                MultiQueue::RecordAccess and PlanAccess; evictions are
+//                applied at once (units are unpublished and retired to the
+//                layer's EpochDomain), loads are read from disk outside the
+//                mutex (through UnitClient::OpenFile) and then installed, or
+//                rolled back with AbortLoad if the read or CRC check fails.
+//                Between passes it lets each database register a few live
+//                files no Get has opened yet (UnitClient::RegisterPending).
+//
+// Loaded units and segment locators never exceed the budget together: the
+// locators of attached tables are taken off the budget first, MultiQueue
+// reserves a unit's bytes before its load starts, and a unit is installed
+// only while its reservation holds. A unit is charged
+// FilterUnitMemoryBytes(unit size): the 64-bit words it occupies once
+// loaded.
+//
+// Locking: a database calls in holding its own mutex, never the reverse
+// (the manager calls its client only without holding its own mutex, or
+// for lock-free layer operations).
+//
+// One database per manager for now (Join refuses a second): segments are
+// keyed by QueueId(db, file, segment), which maps the only database's ids
+// onto themselves, and expiry compares last accesses on that database's
+// logical clock. Sharing a budget between databases widens that key and
+// gives the members one clock.
+#ifndef STORAGE_LEVELDB_ELASTIC_UNIT_MANAGER_H_
+#define STORAGE_LEVELDB_ELASTIC_UNIT_MANAGER_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <thread>  // NOLINT
+#include <unordered_map>
+#include <vector>
+
+#include "elastic/filter_layer.h"
+#include "elastic/multi_queue.h"
+#include "leveldb/elastic_filter.h"
+#include "leveldb/status.h"
+#include "port/port.h"
+#include "port/thread_annotations.h"
+#include "util/io_stats.h"
+
+namespace leveldb {
+
+class ElasticIndex;
+struct InheritedHotness;
+class Logger;
+class RandomAccessFile;
+class TableFilterGroups;
+struct UnitBuffer;
+
+struct UnitManagerOptions {
+  // Budget (memory_budget_bytes or memory_bits_per_key), unit shape and
+  // lifetime; an automatic unit shape is resolved by the manager.
+  ElasticFilterOptions elastic;
+  Logger* info_log = nullptr;  // unit load failures are reported here
+  // Where the unit load/eviction counters are kept (their only copy);
+  // null: in the manager.
+  IoStats* stats = nullptr;
+  // False: no background thread; access records are processed only when a
+  // test asks (deterministic tests).
+  bool background_thread = true;
+  // Lower bound of the automatic lifetime (ElasticFilterOptions::lifetime 0).
+  uint64_t min_auto_lifetime = 64;
+};
+
+// What the manager needs of a database.
+class UnitClient {
+ public:
+  virtual ~UnitClient() = default;
+  // The database's Get path: its ring, clock and epoch domain.
+  virtual FilterLayer* layer() = 0;
+  // Opens a table file for unit reads.
+  virtual Status OpenFile(uint64_t file_number,
+                          std::unique_ptr<RandomAccessFile>* file) = 0;
+  // Registers up to `max` live files no Get has opened yet (calling back
+  // into AttachTable); returns how many it tried. Called on the background
+  // thread between passes, and by tests waiting for quiet.
+  virtual size_t RegisterPending(size_t max) = 0;
+};
+
+class UnitManager {
+ public:
+  using SegmentId = MultiQueue::SegmentId;
+  using DbHandle = int;
+
+  // Snapshot of the manager's state, for properties and tests.
+  struct Stats {
+    MultiQueue::Stats mq;
+    uint64_t installed_bytes = 0;  // memory of units readers can use
+    uint64_t attached_tables = 0;  // tables with filter groups
+    uint64_t attached_keys = 0;
+    // Memory of the attached tables' segment locators, charged to the
+    // budget before units.
+    uint64_t locator_bytes = 0;
+    uint64_t budget_bytes = 0;  // units and locators together
+    // Keys the budget is computed over (see NewTable::budget_keys).
+    uint64_t budget_keys = 0;
+    uint64_t records = 0;     // access records processed
+    uint64_t ring_drops = 0;  // access records lost to a full ring
+    // The unit counters of UnitManagerOptions::stats.
+    uint64_t unit_loads = 0;  // units read and installed
+    uint64_t unit_load_bytes = 0;
+    uint64_t unit_load_failures = 0;  // read or CRC failures
+    uint64_t region_reads = 0;        // sequential unit-region reads
+    uint64_t unit_evictions = 0;      // units dropped to free memory
+  };
+
+  // A table a database registers with filter groups.
+  struct NewTable {
+    uint64_t file_number = 0;
+    std::shared_ptr<TableFilterGroups> groups;
+    // Hotness and unit targets its segments start from (inherited or
+    // seeded); null: none.
+    const InheritedHotness* source = nullptr;
+    int level = 0;
+    int initial_units = 0;
+    // The keys the database's share of the budget is computed over, this
+    // table's included if `counted`; an uncounted table (a compaction
+    // output not live yet) brings its keys' share for its locator only.
+    uint64_t budget_keys = 0;
+    bool counted = true;
+  };
+
+  // rounds[u]: the segments of a new table whose unit u is reserved, to be
+  // read by LoadInitialUnits.
+  using InitialLoads = std::vector<std::vector<uint32_t>>;
+
+  // What changed in a database's files, applied in one critical section.
+  struct FileChanges {
+    struct Retag {
+      uint64_t file_number;
+      uint32_t segments;  // of the file, attached or not
+      int level;
+    };
+    std::vector<Retag> retags;
+    // Tables whose units and locators are freed (their hotness stays).
+    std::vector<uint64_t> detached;
+    // Files whose hotness is dropped too (deleted).
+    std::vector<uint64_t> forgotten;
+    uint64_t budget_keys = 0;  // see NewTable::budget_keys
+  };
+
+  explicit UnitManager(const UnitManagerOptions& options);
+  UnitManager(const UnitManager&) = delete;
+  UnitManager& operator=(const UnitManager&) = delete;
+  // Stops the background thread. Every database must have left.
+  ~UnitManager();
+
+  // A database joins; the handle names it in the calls below. Its client
+  // must stay valid until Leave. Fails if a database has joined already.
+  Status Join(UnitClient* client, DbHandle* db) LOCKS_EXCLUDED(mu_);
+  // Waits for the database's loads and frees every unit and locator of it.
+  void Leave(DbHandle db) LOCKS_EXCLUDED(mu_, pass_mu_);
+
+  // Joins a new table's segments to the MultiQueue, with the source's
+  // hotness, and reserves its first units: up to min(target, initial)
+  // each, where a segment's target is the source's or initial_units. The
+  // units still missing to reach a target come later from free memory,
+  // hottest segments first (a "top-up": it never evicts). False if the
+  // budget has no room even for the table's locator: it is detached again
+  // and read without filters.
+  bool AttachTable(DbHandle db, const NewTable& table, InitialLoads* loads)
+      LOCKS_EXCLUDED(mu_);
+  // Reads the units AttachTable reserved, from `file` (null: opened through
+  // the client), a whole region at a time when every segment wants it.
+  void LoadInitialUnits(DbHandle db, uint64_t file_number,
+                        const std::shared_ptr<TableFilterGroups>& groups,
+                        RandomAccessFile* file, const InitialLoads& loads)
+      LOCKS_EXCLUDED(mu_);
+  // Applies a database's file changes, then its new share of the budget.
+  void Apply(DbHandle db, const FileChanges& changes) LOCKS_EXCLUDED(mu_);
+
+  // Hotness of `segments` segments of a file known to the MultiQueue; unit
+  // targets too if `attached` (else -1: unknown).
+  void GetHotness(DbHandle db, uint64_t file_number, uint32_t segments,
+                  bool attached, InheritedHotness* hotness) const
+      LOCKS_EXCLUDED(mu_);
+
+  // Background registrations taken (delta > 0) or finished (< 0): tests
+  // waiting for quiet wait for them too.
+  void CountRegistrations(int delta) LOCKS_EXCLUDED(mu_);
+
+  Stats GetStats() const LOCKS_EXCLUDED(mu_);
+  // Consistent pair: bytes of installed units and locators, and the budget
+  // of both.
+  void GetMemory(uint64_t* installed_bytes, uint64_t* budget_bytes) const
+      LOCKS_EXCLUDED(mu_);
+
+  // Notified by the databases' layers when records pile up.
+  WakeSignal* wake() { return &wake_; }
+  // The options with the unit shape resolved.
+  const UnitManagerOptions& options() const { return options_; }
+
+ private:
+  friend class MQScheduleTestPeer;  // tests/elastic_test_peer.h
+
+  struct Member {
+    UnitClient* client = nullptr;
+    uint64_t budget_keys = 0;
+  };
+  // A table attached with filter groups.
+  struct Table {
+    DbHandle db = 0;
+    uint64_t file_number = 0;
+    std::shared_ptr<TableFilterGroups> groups;
+    // Per segment: units the file can provide (the group size, lowered
+    // below a unit that failed to load). A cap, not a target.
+    std::vector<int> unit_cap;
+    // Loads in flight holding `groups` (an attach's opening loads hold it
+    // once): units above them would not install yet.
+    int busy = 0;
+  };
+  // A reserved unit to read.
+  struct Load {
+    SegmentId id;
+    int unit;
+  };
+  // The memory budget.
+  struct Budget {
+    uint64_t total = 0;  // units and locators together
+    uint64_t units = 0;  // what the attached tables' locators leave
+  };
+  enum LoadCheck { kDoLoad, kSkipLoad };
+
+  // The MultiQueue's key of a database's segment, and of its file.
+  static SegmentId QueueId(DbHandle db, uint64_t file_number, uint32_t seg);
+  static uint64_t QueueFile(DbHandle db, uint64_t file_number);
+
+  // unit_manager.cc: the background thread and decisions.
+  void BackgroundLoop() LOCKS_EXCLUDED(mu_);
+  // Processes every database's records and pending registrations, in the
+  // calling thread, and waits until no unit load is in flight.
+  void WaitIdle() LOCKS_EXCLUDED(mu_);
+  // Drains one database's ring (up to a batch) and executes the resulting
+  // plans; returns the number of records processed.
+  size_t ProcessRecords(DbHandle db) LOCKS_EXCLUDED(mu_);
+  // The clients to serve in one pass.
+  std::vector<std::pair<DbHandle, UnitClient*>> Clients() const
+      LOCKS_EXCLUDED(mu_);
+  // Joins a new table's segments at `level`, with the source's hotness if
+  // it has one per segment.
+  void JoinSegmentsLocked(DbHandle db, uint64_t file_number,
+                          const ElasticIndex& index,
+                          const InheritedHotness* source, int level)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Reserves a new table's first units: rounds[u] lists the segments whose
+  // unit u is reserved.
+  InitialLoads PlanInitialUnitsLocked(DbHandle db, uint64_t file_number,
+                                      const std::vector<int>& target,
+                                      int initial)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Drops a table's units and takes its segments out of the MultiQueue
+  // (their hotness stays); no-op for a table not attached.
+  void DetachLocked(DbHandle db, uint64_t file_number)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Unpublishes the units the MultiQueue took from victims; each victim's
+  // segment keeps the lost unit as a top-up target, so memory freed later
+  // (a compaction's inputs retired, a file deleted) brings it back rather
+  // than sitting idle, and compaction outputs inherit the target.
+  void DropVictimsLocked(const std::vector<MultiQueue::Victim>& victims)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The budget for the databases' keys plus `extra_keys`: the one place
+  // it is computed.
+  Budget ComputeBudgetLocked(uint64_t extra_keys) const
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Applies ComputeBudgetLocked(0): records it and hands the units' part to
+  // the MultiQueue, which evicts down to it.
+  void UpdateBudgetLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  uint64_t BudgetKeysLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // When top-ups are pending: reserves units for segments below their
+  // target, from free memory only, hottest first, one unit per segment per
+  // round; appends the loads.
+  void PlanTopUpsLocked(std::vector<Load>* loads) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The segments with a target, hottest first (most absent probes, then
+  // most accesses, then lowest id).
+  std::vector<SegmentId> TopUpOrderLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A segment's unit target: the units it holds, or its pending target if
+  // larger.
+  int TargetUnitsLocked(SegmentId id) const EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The table of a queue key's file, or null.
+  Table* FindTableLocked(SegmentId id) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The table attached with exactly `groups`, or null: a load into an
+  // instance that was detached meanwhile finds nothing.
+  Table* FindHoldingLocked(SegmentId id, const TableFilterGroups* groups)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Adds n to a unit counter (kept in stats_ only).
+  void AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n);
+
+  // unit_loads.cc: unit I/O.
+  // Reads and installs reserved units, one at a time.
+  void ExecuteLoads(DbHandle db, const std::vector<Load>& loads)
+      LOCKS_EXCLUDED(mu_);
+  // Opens a database's table file for unit reads.
+  Status OpenForLoads(DbHandle db, uint64_t file_number,
+                      std::unique_ptr<RandomAccessFile>* file)
+      LOCKS_EXCLUDED(mu_);
+  // The one way a reserved unit is read: if it is still wanted, reads it
+  // from `file` (or takes open_status's failure) and installs it, or gives
+  // the reservation back; ends the load. `count_busy`: mark the table busy
+  // while reading (false when the caller holds it busy already).
+  void LoadUnit(const std::shared_ptr<TableFilterGroups>& groups,
+                RandomAccessFile* file, const Status& open_status,
+                const Load& load, bool count_busy) LOCKS_EXCLUDED(mu_);
+  // Unit `unit` of every segment of a new table, in one sequential read.
+  void LoadRegion(DbHandle db, uint64_t file_number,
+                  const std::shared_ptr<TableFilterGroups>& groups,
+                  RandomAccessFile* file, const Status& open_status, int unit)
+      LOCKS_EXCLUDED(mu_);
+  // Installs a finished read, or rolls the reservation back. A failure is
+  // logged unless `log_failure` is false (the caller reported it).
+  void FinishLoadLocked(const TableFilterGroups* groups, SegmentId id, int unit,
+                        const Status& read_status, UnitBuffer* buffer,
+                        bool log_failure = true) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Decides, before its I/O, whether a reserved unit is still worth
+  // reading into `groups`; gives the reservation back when it cannot be
+  // installed.
+  LoadCheck CheckLoadLocked(const TableFilterGroups* groups, SegmentId id,
+                            int unit) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // One planned load is over (groups: the instance it kept busy, or null).
+  void EndLoadLocked(SegmentId id, const TableFilterGroups* groups)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Marks the table holding `groups` busy (delta 1) or not (-1).
+  void SetBusyLocked(SegmentId id, const TableFilterGroups* groups, int delta)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  const UnitManagerOptions options_;
+  // The one copy of the unit counters: options_.stats, else own_stats_.
+  IoStats own_stats_;
+  IoStats* const stats_;
+  WakeSignal wake_;  // of the background thread; outlives the layers
+  std::atomic<bool> paused_{false};
+  // Held by the background thread for each processing pass, so that
+  // pausing it (tests) or a database leaving returns only once no pass is
+  // running.
+  port::Mutex pass_mu_ ACQUIRED_BEFORE(mu_);
+
+  mutable port::Mutex mu_;
+  port::CondVar loads_done_;  // signalled when a load or registration ends
+  MultiQueue mq_ GUARDED_BY(mu_);
+  std::unordered_map<DbHandle, Member> members_ GUARDED_BY(mu_);
+  DbHandle next_db_ GUARDED_BY(mu_) = 0;
+  // Keyed by QueueFile(db, file number).
+  std::unordered_map<uint64_t, Table> tables_ GUARDED_BY(mu_);
+  // The one store of unit targets: a segment's target is the larger of its
+  // entry here and the units it holds (no entry: the units it holds). An
+  // entry goes once reached, or when it cannot be reached.
+  std::unordered_map<SegmentId, int> targets_ GUARDED_BY(mu_);
+  int busy_tables_ GUARDED_BY(mu_) = 0;  // sum of Table::busy
+  // Memory may have been freed, or targets added, since the last top-up.
+  bool topup_pending_ GUARDED_BY(mu_) = false;
+  // Files taken for background registration that have not registered yet.
+  int registrations_in_flight_ GUARDED_BY(mu_) = 0;
+  // Planned loads not finished yet (queued or reading).
+  int loads_outstanding_ GUARDED_BY(mu_) = 0;
+  uint64_t attached_keys_ GUARDED_BY(mu_) = 0;
+  uint64_t locator_bytes_ GUARDED_BY(mu_) = 0;  // of attached tables
+  uint64_t budget_bytes_ GUARDED_BY(mu_) = 0;   // units and locators
+  uint64_t installed_bytes_ GUARDED_BY(mu_) = 0;
+  uint64_t records_ GUARDED_BY(mu_) = 0;
+  uint64_t region_reads_ GUARDED_BY(mu_) = 0;
+
+  std::thread thread_;
+};
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_ELASTIC_UNIT_MANAGER_H_
