@@ -9,10 +9,10 @@
 //                lock-free push into a bounded ring (records are dropped,
 //                and counted, when it is full: a Get never blocks).
 //
-// What is loaded into the groups, and which files are registered, is
-// decided by the unit manager (MQSchedule): it publishes a new map after
-// each registration change and drains the ring on its background thread,
-// which a WakeSignal wakes early when records pile up.
+// Which files are registered is decided by the DB's MQSchedule, which
+// publishes a new map after each registration change; what is loaded into
+// the groups, by the UnitManager, which drains the ring on its background
+// thread (a WakeSignal wakes it early when records pile up).
 #ifndef STORAGE_LEVELDB_ELASTIC_FILTER_LAYER_H_
 #define STORAGE_LEVELDB_ELASTIC_FILTER_LAYER_H_
 
@@ -118,14 +118,14 @@ class FilterLayer {
   // it needs no filter of its own.
   bool HasFilterGroups(uint64_t file_number) const;
 
-  // Unit manager: the oldest access record not taken yet; false if none.
+  // UnitManager: the oldest access record not taken yet; false if none.
   // One consumer at a time.
   bool NextAccess(Access* access);
-  // Unit manager: records dropped because the ring was full.
+  // UnitManager: records dropped because the ring was full.
   uint64_t ring_drops() const {
     return ring_drops_.load(std::memory_order_relaxed);
   }
-  // Unit manager: makes the registered files of `registry` what Screen()
+  // MQSchedule: makes the registered files of `registry` what Screen()
   // finds, then retires the old map and `unpublished` (groups the old map
   // may name) to the epoch, and clears it. Callers serialize it.
   void Publish(const FileRegistry& registry,

@@ -61,7 +61,12 @@ MultiQueue::~MultiQueue() = default;
 
 void MultiQueue::AdvanceClock(uint64_t now) {
   if (aging_lifetimes_ == 0) return;
-  const uint64_t period = aging_lifetimes_ * lifetime();
+  // A lifetime too long to multiply means counts never age (a product that
+  // wrapped could be 0 and divide by zero below).
+  const uint64_t life = lifetime();
+  const uint64_t period = life > ~uint64_t{0} / aging_lifetimes_
+                              ? ~uint64_t{0}
+                              : aging_lifetimes_ * life;
   if (now > epoch_start_ && now - epoch_start_ >= period) {
     const uint64_t epochs = (now - epoch_start_) / period;
     epoch_ += epochs;

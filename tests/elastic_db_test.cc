@@ -315,6 +315,24 @@ TEST_F(ElasticDBTest, BoundaryValuesAreAccepted) {
   eo.initial_units = 0;
   Open(ElasticOptions(eo));
   for (int i = 0; i < 500; i += 3) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+
+  // Huge lifetimes: counts never age (the aging period, a multiple of the
+  // lifetime, once wrapped to 0 and the background thread divided by it).
+  for (uint64_t lifetime : {uint64_t{1} << 62, ~uint64_t{0}}) {
+    eo = ElasticFilterOptions();
+    eo.lifetime = lifetime;
+    Open(ElasticOptions(eo));
+    for (int i = 0; i < 500; i += 3) {
+      ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+    }
+    // A table that joins once the clock has moved.
+    Fill(500, 600);
+    ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+    MQScheduleTestPeer::WaitIdle(mqs());
+    for (int i = 1; i < 600; i += 3) {
+      ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------

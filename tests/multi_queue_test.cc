@@ -368,6 +368,22 @@ TEST(MultiQueueTest, InheritedCountsAreNotAgedTwice) {
   ExpectConsistent(mq);
 }
 
+TEST(MultiQueueTest, HugeLifetimeNeverAges) {
+  // 16 lifetimes of 2^62 Gets do not fit in 64 bits: the aging period
+  // saturates instead of wrapping to 0.
+  MultiQueue::Options o = AgingOptions(10 * kUnit, 16);
+  o.lifetime = uint64_t{1} << 62;
+  MultiQueue mq(o);
+  const SegmentId a = Seg(1, 0);
+  ASSERT_TRUE(mq.Attach(a, kUnit, 1, Hot(40, 45)));
+  ASSERT_TRUE(mq.RecordAccess(a, 50, true));
+  ASSERT_TRUE(mq.RecordAccess(a, uint64_t{1} << 63, true));
+  Hotness h;
+  ASSERT_TRUE(mq.GetHotness(a, &h));
+  EXPECT_EQ(42u, h.absent_probes);  // never halved
+  ExpectConsistent(mq);
+}
+
 TEST(MultiQueueTest, AgingLetsRecentProbesOutweighAnOldTotal) {
   // The setting of SwapOnlyWhenExpectedExtraIoFalls, where the old total
   // wins; with aging it has faded by the time the new segment is probed.
