@@ -14,13 +14,8 @@ namespace {
 
 // The manager a DB builds for itself.
 std::shared_ptr<UnitManager> OwnManager(const MQScheduleOptions& options) {
-  UnitManagerOptions m;
-  m.elastic = options.elastic;
-  m.info_log = options.info_log;
-  m.stats = options.stats;
-  m.background_thread = options.background_thread;
-  m.min_auto_lifetime = options.min_auto_lifetime;
-  return std::make_shared<UnitManager>(m);
+  return std::make_shared<UnitManager>(
+      static_cast<const UnitManagerOptions&>(options));
 }
 
 }  // namespace

@@ -50,19 +50,11 @@ class Logger;
 class RandomAccessFile;
 class TableFilterGroups;
 
-struct MQScheduleOptions {
-  ElasticFilterOptions elastic;
-  Logger* info_log = nullptr;  // unit load failures are reported here
-  // Where the unit load/eviction counters are kept (their only copy, so
-  // resetting it resets Stats' too); null: in the manager.
-  IoStats* stats = nullptr;
-  // False: no background thread; access records are processed only when a
-  // test asks (deterministic tests).
-  bool background_thread = true;
+// The manager's options (budget, unit shape, lifetime, counters, thread),
+// then the database's own.
+struct MQScheduleOptions : UnitManagerOptions {
   // Access ring slots, rounded up to a power of two (at least 64).
   size_t ring_capacity = size_t{1} << 14;
-  // Lower bound of the automatic lifetime (ElasticFilterOptions::lifetime 0).
-  uint64_t min_auto_lifetime = 64;
   // Opens table files for unit reads and background registrations; null:
   // units are loaded only when a table registers (with the file it was
   // opened with).
