@@ -342,6 +342,11 @@ UnitManager::Budget UnitManager::ComputeBudgetLocked(
     } else {
       budget.total = bytes > 0 ? static_cast<uint64_t>(bytes) : 0;
     }
+    // A budget per key always has room for the tables' locators: a small
+    // table's locator can outweigh its keys' share, and a table registered
+    // before the others at open would otherwise meet a budget of a few
+    // bytes and stay without filters.
+    if (bytes > 0) budget.total = std::max(budget.total, locator_bytes_);
   }
   // Locators come first: without one a table's units cannot be used.
   budget.units =

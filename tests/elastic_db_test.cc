@@ -105,6 +105,27 @@ class ElasticDBTest : public test::DBTestBase<testing::Test> {
 
   MQSchedule* mqs() { return DBImplTestPeer::elastic(dbfull()); }
 
+  // Every live table has its segment locator registered (its filters are
+  // usable) and the LOG has no "no room" line.
+  void ExpectEveryTableFiltered(const std::string& context) {
+    SCOPED_TRACE(context);
+    MQScheduleTestPeer::WaitIdle(mqs());
+    uint64_t live = 0;
+    for (int level = 0; level < config::kNumLevels; ++level) {
+      std::string files;
+      ASSERT_TRUE(db_->GetProperty(
+          "leveldb.num-files-at-level" + std::to_string(level), &files));
+      live += std::stoull(files);
+    }
+    ASSERT_GT(live, 0u);
+    const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(mqs());
+    EXPECT_EQ(live, st.attached_tables);
+    EXPECT_LE(st.installed_bytes + st.locator_bytes, st.budget_bytes);
+    std::string log;
+    ASSERT_TRUE(ReadFileToString(env_, dbname_ + "/LOG", &log).ok());
+    EXPECT_EQ(std::string::npos, log.find("no room in the budget")) << log;
+  }
+
   // Writes PresentKey(i) for i in [begin, end).
   void Fill(int begin, int end, int generation = 0) {
     WriteBatch batch;
@@ -333,6 +354,21 @@ TEST_F(ElasticDBTest, BoundaryValuesAreAccepted) {
       ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
     }
   }
+}
+
+TEST_F(ElasticDBTest, TinyTablesAndReopenedSmallStoresHaveFilters) {
+  Open(ElasticOptions(ElasticFilterOptions()));
+  for (int t = 0; t < 20; ++t) {  // a store growing from empty
+    Fill(2 * t, 2 * t + 2);
+    ASSERT_TRUE(dbfull()->TEST_CompactMemTable().ok());
+  }
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
+  ExpectEveryTableFiltered("grown");
+  Fill(40, 43);  // left in the log: recovery writes a table at open
+  Close();
+  Reopen();  // tables register in the background
+  for (int i = 0; i < 43; ++i) ASSERT_EQ(ValueFor(i), Get(PresentKey(i)));
+  ExpectEveryTableFiltered("reopened");
 }
 
 // ---------------------------------------------------------------------------
