@@ -39,9 +39,31 @@ void FileRegistry::SetSegments(uint64_t number, uint32_t segments) {
 
 void FileRegistry::DropGroups(uint64_t number) {
   FileRecord* record = MutableRegistered(number);
-  assert(record != nullptr);
+  assert(record != nullptr && record->waiting == nullptr);
+  record->waiting = std::move(record->groups);
   record->groups.reset();
   record->segments = 0;
+  if (record->waiting != nullptr) ++waiting_count_;
+}
+
+std::vector<uint64_t> FileRegistry::Waiting() const {
+  std::vector<uint64_t> numbers;
+  if (waiting_count_ == 0) return numbers;
+  for (const auto& [number, record] : records_) {
+    if (record.registered() && record.waiting != nullptr) {
+      numbers.push_back(number);
+    }
+  }
+  return numbers;
+}
+
+std::shared_ptr<TableFilterGroups> FileRegistry::Readmit(uint64_t number) {
+  FileRecord* record = MutableRegistered(number);
+  if (record == nullptr || record->waiting == nullptr) return nullptr;
+  --waiting_count_;
+  record->groups = std::move(record->waiting);
+  record->waiting.reset();
+  return record->groups;
 }
 
 void FileRegistry::EndRegistration(FileRecord* record,
@@ -49,6 +71,11 @@ void FileRegistry::EndRegistration(FileRecord* record,
   --registered_count_;
   *groups = std::move(record->groups);
   record->groups.reset();
+  // Waiting groups were never published: nobody can be reading them.
+  if (record->waiting != nullptr) {
+    --waiting_count_;
+    record->waiting.reset();
+  }
 }
 
 bool FileRegistry::Seed(uint64_t number, const InheritedHotness& hotness) {

@@ -60,6 +60,9 @@ struct FileRecord {
   std::optional<InheritedHotness> seed;
   // Bytes of the file, as the DB reported it (0: not reported).
   uint64_t file_size = 0;
+  // kRegistered without groups because the budget had no room for them:
+  // the groups, kept (never published) to be tried again when room appears.
+  std::shared_ptr<TableFilterGroups> waiting;
 
   bool registered() const { return state == FileState::kRegistered; }
   // Registered with filter groups.
@@ -82,9 +85,15 @@ class FileRegistry {
   // A registered file's groups have `segments` segments; its hotness is
   // known from now on.
   void SetSegments(uint64_t number, uint32_t segments);
-  // A registered file keeps no groups after all (read without filters);
-  // its hotness is no longer known.
+  // A registered file's groups found no room in the budget: it is read
+  // without filters, its hotness is no longer known, and the groups wait
+  // for Readmit.
   void DropGroups(uint64_t number);
+  // The registered files whose groups wait for room.
+  std::vector<uint64_t> Waiting() const;
+  // Gives a waiting file its groups back; returns them (null if it had
+  // none waiting).
+  std::shared_ptr<TableFilterGroups> Readmit(uint64_t number);
 
   // Seeds a file that has neither registered nor been seeded; false
   // otherwise (its own history wins).
@@ -134,6 +143,7 @@ class FileRegistry {
   // again when handed out).
   std::unordered_set<uint64_t> unregistered_;
   size_t registered_count_ = 0;
+  size_t waiting_count_ = 0;  // registered files with waiting groups
   bool live_set_reported_ = false;
 };
 

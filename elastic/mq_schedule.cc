@@ -131,7 +131,7 @@ Status MQSchedule::AttachTable(uint64_t file_number,
 void MQSchedule::AttachGroupsLocked(
     uint64_t file_number, const std::shared_ptr<TableFilterGroups>& groups,
     const InheritedHotness* inherited, int initial_units,
-    UnitManager::InitialLoads* loads) {
+    UnitManager::InitialLoads* loads, bool retry) {
   // What the segments start from: the caller's inherited values, else a
   // seed (used up either way).
   const std::optional<InheritedHotness> seed = registry_.TakeSeed(file_number);
@@ -147,9 +147,24 @@ void MQSchedule::AttachGroupsLocked(
   table.budget_keys = BudgetKeysLocked();
   // A table not live yet (a compaction output) is not counted.
   table.counted = !registry_.live_set_reported() || record.live;
+  table.retry = retry;
   if (!manager_->AttachTable(db_, table, loads)) {
-    registry_.DropGroups(file_number);  // read without filters
+    registry_.DropGroups(file_number);  // read without filters for now
   }
+}
+
+bool MQSchedule::RetryWaitingLocked() {
+  bool attached = false;
+  for (uint64_t number : registry_.Waiting()) {
+    const std::shared_ptr<TableFilterGroups> groups = registry_.Readmit(number);
+    // No initial units (the file is not open here): units come as its
+    // segments are probed.
+    UnitManager::InitialLoads loads;
+    AttachGroupsLocked(number, groups, nullptr, /*initial_units=*/0, &loads,
+                       /*retry=*/true);
+    if (registry_.Find(number)->attached()) attached = true;
+  }
+  return attached;
 }
 
 bool MQSchedule::SegmentBounds(uint64_t file_number,
@@ -173,7 +188,8 @@ void MQSchedule::ForgetFile(uint64_t file_number) {
   changes.forgotten.push_back(file_number);
   changes.budget_keys = BudgetKeysLocked();
   manager_->Apply(db_, changes);
-  if (unregistered) {
+  const bool readmitted = groups != nullptr && RetryWaitingLocked();
+  if (unregistered || readmitted) {
     if (groups != nullptr) unpublished_.push_back(std::move(groups));
     layer_.Publish(registry_, &unpublished_);
   }
@@ -231,7 +247,9 @@ void MQSchedule::ReportFiles(const std::vector<FileReport>& files) {
   }
   changes.budget_keys = BudgetKeysLocked();
   manager_->Apply(db_, changes);
-  if (unregistered) layer_.Publish(registry_, &unpublished_);
+  // Detached tables freed room: tables refused for lack of it try again.
+  const bool readmitted = !changes.detached.empty() && RetryWaitingLocked();
+  if (unregistered || readmitted) layer_.Publish(registry_, &unpublished_);
 }
 
 void MQSchedule::GetMemory(uint64_t* installed_bytes,

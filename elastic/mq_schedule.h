@@ -176,12 +176,15 @@ class MQSchedule : public UnitClient {
       LOCKS_EXCLUDED(mu_);
   // Attaches a registered file's groups to the manager, with the
   // inherited or seeded hotness; a table the budget has no room for keeps
-  // no groups.
+  // its groups waiting (retry: it is such a table, tried again).
   void AttachGroupsLocked(uint64_t file_number,
                           const std::shared_ptr<TableFilterGroups>& groups,
                           const InheritedHotness* inherited, int initial_units,
-                          UnitManager::InitialLoads* loads)
+                          UnitManager::InitialLoads* loads, bool retry = false)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Tries the waiting tables again (after tables were detached); true if
+  // any got its groups attached (the caller publishes).
+  bool RetryWaitingLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The keys this DB's share of the budget is computed over: those of
   // tables with groups that the last ReportFiles listed as live (all such
   // tables before any report).

@@ -429,12 +429,15 @@ bool UnitManager::AttachTable(DbHandle db, const NewTable& t,
   // A table not counted yet (a compaction output) brings its keys' share.
   const uint64_t keys = index.total_keys();
   if (locator_bytes_ > ComputeBudgetLocked(t.counted ? 0 : keys).total) {
-    // No room even for the locator: the table is read without filters.
-    Log(options_.info_log,
-        "ElasticBF: no room in the budget (%" PRIu64
-        " bytes) for the segment locator of table %06" PRIu64
-        "; it is read without filters",
-        budget_bytes_, t.file_number);
+    // No room even for the locator: the table is read without filters
+    // until room appears.
+    if (!t.retry) {
+      Log(options_.info_log,
+          "ElasticBF: no room in the budget (%" PRIu64
+          " bytes) for the segment locator of table %06" PRIu64
+          "; it is read without filters until room appears",
+          budget_bytes_, t.file_number);
+    }
     DetachLocked(db, t.file_number);
     mq_.Forget(QueueFile(db, t.file_number));
     if (t.counted) members_.at(db).budget_keys -= keys;

@@ -132,6 +132,9 @@ class UnitManager {
     // output not live yet) brings its keys' share for its locator only.
     uint64_t budget_keys = 0;
     bool counted = true;
+    // Tried again after a refusal for lack of room: another refusal is not
+    // logged again.
+    bool retry = false;
   };
 
   // rounds[u]: the segments of a new table whose unit u is reserved, to be

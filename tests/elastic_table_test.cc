@@ -406,6 +406,60 @@ TEST_F(ElasticTableTest, NoRoomForTheLocatorMeansNoFilter) {
   EXPECT_TRUE(logged);
 }
 
+TEST_F(ElasticTableTest, RefusedTableGetsItsFiltersWhenRoomAppears) {
+  UseElastic(ElasticFilterOptions());
+  write_options_.filter_policy = internal_elastic_.get();
+  read_options_.filter_policy = internal_elastic_.get();
+  const uint64_t size7 = Write(7, InternalEntries(kKeys));
+  const uint64_t size8 = Write(8, InternalEntries(kKeys));
+  uint64_t locator = 0;
+  {
+    auto roomy = NewSchedule();
+    TableCache cache(dbname_, read_options_, 10, roomy.get());
+    LookupAll(&cache, roomy.get(), 7, size7);
+    locator = MQScheduleTestPeer::GetStats(roomy.get()).locator_bytes;
+    ASSERT_GT(locator, 0u);
+  }
+  // Room for one of the two (equal) locators.
+  auto mqs = NewSchedule(locator + locator / 2);
+  mqs->ReportFiles({{7, 1, nullptr, size7}, {8, 1, nullptr, size8}});
+  TableCache cache(dbname_, read_options_, 10, mqs.get());
+  LookupAll(&cache, mqs.get(), 7, size7);
+  Outcome out = LookupAll(&cache, mqs.get(), 8, size8);
+  EXPECT_EQ(kKeys, out.found);
+  EXPECT_EQ(0, out.consulted);  // 8 is read without filters
+  std::vector<std::string> bounds;
+  EXPECT_FALSE(mqs->SegmentBounds(8, &bounds));
+  EXPECT_EQ(1u, MQScheduleTestPeer::GetStats(mqs.get()).attached_tables);
+
+  // 7 leaves the live set: its room goes to 8, which is screened from then
+  // on (its segments are found and their probes counted; units would follow
+  // as memory allows).
+  mqs->ReportFiles({{8, 1, nullptr, size8}});
+  EXPECT_TRUE(mqs->SegmentBounds(8, &bounds));
+  MQSchedule::Stats st = MQScheduleTestPeer::GetStats(mqs.get());
+  EXPECT_EQ(1u, st.attached_tables);
+  EXPECT_EQ(locator, st.locator_bytes);
+  EXPECT_EQ(1u, st.mq.attached_segments);
+  out = LookupAll(&cache, mqs.get(), 8, size8);
+  EXPECT_EQ(kKeys, out.found);
+  EXPECT_EQ(0, out.wrong);
+  MQScheduleTestPeer::WaitIdle(mqs.get());
+  InheritedHotness hotness;
+  ASSERT_TRUE(mqs->GetFileHotness(8, &hotness));
+  ASSERT_FALSE(hotness.segments.empty());
+  EXPECT_GT(hotness.segments[0].accesses, 0u);
+  st = MQScheduleTestPeer::GetStats(mqs.get());
+  EXPECT_LE(st.installed_bytes + st.locator_bytes, st.budget_bytes);
+  std::string error;
+  EXPECT_TRUE(MQScheduleTestPeer::CheckInvariants(mqs.get(), &error)) << error;
+  int refusals = 0;
+  for (const std::string& line : logger_.lines()) {
+    if (line.find("no room in the budget") != std::string::npos) ++refusals;
+  }
+  EXPECT_EQ(1, refusals);
+}
+
 TEST_F(ElasticTableTest, UndecodableIndexHandleLeavesTheTableUnfiltered) {
   ElasticFilterOptions eo;
   eo.initial_units = 6;

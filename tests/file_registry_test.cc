@@ -92,6 +92,26 @@ TEST(FileRegistryTest, FilesWithoutGroupsAreRegisteredButNotAttached) {
   EXPECT_EQ(nullptr, record->groups);
   EXPECT_EQ(0u, record->segments);  // its hotness is no longer known
   EXPECT_EQ(nullptr, FindAttached(registry, 9));
+
+  // The groups wait for room, and come back once.
+  EXPECT_EQ(std::vector<uint64_t>({9}), registry.Waiting());
+  EXPECT_EQ(groups, registry.Readmit(9));
+  EXPECT_EQ(groups, FindAttached(registry, 9)->groups);
+  EXPECT_TRUE(registry.Waiting().empty());
+  EXPECT_EQ(nullptr, registry.Readmit(9));
+  EXPECT_EQ(nullptr, registry.Readmit(8));  // registered without groups
+
+  // A waiting file that retires or is forgotten waits no more.
+  registry.DropGroups(9);
+  ASSERT_TRUE(registry.Register(10, NewGroups()));
+  registry.DropGroups(10);
+  EXPECT_EQ(2u, registry.Waiting().size());
+  std::shared_ptr<TableFilterGroups> given_up;
+  EXPECT_TRUE(registry.Retire(9, &given_up));
+  EXPECT_EQ(nullptr, given_up);  // never published: nothing to retire
+  EXPECT_TRUE(registry.Forget(10, &given_up));
+  EXPECT_EQ(nullptr, given_up);
+  EXPECT_TRUE(registry.Waiting().empty());
 }
 
 TEST(FileRegistryTest, ASeededFileRegistersAndTakesItsSeedOnce) {
