@@ -8,7 +8,7 @@
 #   --build_dir=DIR    CMake build directory (default $LEVELDB_RELEASE_DIR
 #                      or build/release)
 #   --eval_dir=DIR     where the databases live, on the real disk (default
-#                      $EVAL_DIR or /work); each experiment keeps its own
+#                      $EVAL_DIR or build/eval); each experiment keeps its own
 #                      folder there (<eval_dir>/eval/<name>)
 #   --logs=DIR         where the logs go (default eval/<experiment>/logs)
 #   --rounds=N         rounds, for the experiments that repeat
@@ -64,7 +64,7 @@ LEVELDB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$LEVELDB_ROOT/scripts/common.sh"
 
 build_dir=${LEVELDB_RELEASE_DIR:-$LEVELDB_ROOT/build/release}
-eval_dir=${EVAL_DIR:-/work}
+eval_dir=${EVAL_DIR:-$LEVELDB_ROOT/build/eval}
 logs=""
 rounds=""
 reads=""

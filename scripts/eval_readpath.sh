@@ -59,7 +59,7 @@
 #   --build_dir=DIR    CMake build directory (default $LEVELDB_RELEASE_DIR
 #                      or build/release)
 #   --eval_dir=DIR     where the databases live, on the real disk (default
-#                      $EVAL_DIR or /work)
+#                      $EVAL_DIR or build/eval)
 #   --out=DIR          results directory (default
 #                      <eval_dir>/eval-readpath-<date>)
 #   --keep_dbs         keep each run's database, as it was after its reads,
@@ -91,7 +91,7 @@ seed=0
 budget_override=""
 ribbon_bits=5.5
 build_dir=${LEVELDB_RELEASE_DIR:-$LEVELDB_ROOT/build/release}
-eval_dir=${EVAL_DIR:-/work}
+eval_dir=${EVAL_DIR:-$LEVELDB_ROOT/build/eval}
 out_dir=""
 dry_run=0
 keep_dbs=0

@@ -15,7 +15,7 @@
 #                      or build/release); for a program of another commit,
 #                      that commit's build
 #   --eval_dir=DIR     where the databases live, on the real disk (default
-#                      $EVAL_DIR or /work)
+#                      $EVAL_DIR or build/eval)
 #   --scratch=NAME     the experiment's folder under <eval_dir> (default
 #                      eval-run); --db and --from name databases in it
 #   --db=NAME          the database the program runs on (default run)
@@ -57,7 +57,7 @@ LEVELDB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$LEVELDB_ROOT/scripts/common.sh"
 
 build_dir=${LEVELDB_RELEASE_DIR:-$LEVELDB_ROOT/build/release}
-eval_dir=${EVAL_DIR:-/work}
+eval_dir=${EVAL_DIR:-$LEVELDB_ROOT/build/eval}
 scratch=eval-run
 db_name=run
 from=""

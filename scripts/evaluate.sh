@@ -40,7 +40,7 @@
 #   --max_file_size=N  table size (default 67108864, the paper's 64 MiB)
 #   --build_dir=DIR    CMake build directory (default build/release); missing
 #                      programs are configured and built there
-#   --eval_dir=DIR     where databases live (default $EVAL_DIR or /work)
+#   --eval_dir=DIR     where databases live (default $EVAL_DIR or build/eval)
 #   --out=DIR          results (default eval)
 #   --dry_run          print the commands, run nothing
 #   --report_only      run nothing: redraw the plots and results.md from the
@@ -64,7 +64,7 @@ segment_list=65536,262144,0,2097152,8388608
 bpu_list=2:12,3:8,4:6,6:4,8:3
 max_file_size=67108864
 build_dir=${LEVELDB_RELEASE_DIR:-$LEVELDB_ROOT/build/release}
-eval_dir=${EVAL_DIR:-/work}
+eval_dir=${EVAL_DIR:-$LEVELDB_ROOT/build/eval}
 out_dir=$LEVELDB_ROOT/eval
 dry_run=0
 report_only=0
