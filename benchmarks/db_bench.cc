@@ -126,7 +126,6 @@ struct Flags {
   bool direct_io = false;
   bool io_stats = false;
   bool fill_cache = true;
-  int64_t warmup_reads = 0;
   int64_t timeline_ms = 0;
   int64_t block_bytes = 4096 + 5;  // blockreads: a block and its trailer
   double zipf = 0.99;
@@ -197,8 +196,6 @@ const std::vector<bench::Flag>& FlagTable() {
        "I/O, filter and memory figures after each benchmark"},
       {"fill_cache", FlagType::kBool, &FLAGS.fill_cache,
        "ReadOptions::fill_cache of the reads"},
-      {"warmup_reads", FlagType::kInt, &FLAGS.warmup_reads,
-       "unmeasured absent-key Gets before the first reads", 0},
       {"block_bytes", FlagType::kInt, &FLAGS.block_bytes,
        "blockreads: bytes per read", 1},
       {"timeline_ms", FlagType::kInt, &FLAGS.timeline_ms,
@@ -283,9 +280,8 @@ void CheckFlagRanges() {
   Require(in_unit_open(FLAGS.insert_ratio), "--insert_ratio must be in [0, 1)");
   Require(in_unit(FLAGS.compression_ratio),
           "--compression_ratio must be in (0, 1]");
-  Require(FLAGS.num <= INT32_MAX && FLAGS.reads <= INT32_MAX &&
-              FLAGS.warmup_reads <= INT32_MAX,
-          "--num, --reads and --warmup_reads must fit in 31 bits");
+  Require(FLAGS.num <= INT32_MAX && FLAGS.reads <= INT32_MAX,
+          "--num and --reads must fit in 31 bits");
   Require(FLAGS.threads <= 1024, "--threads must be at most 1024");
   Require(FLAGS.value_size <= (64 << 20),
           "--value_size must be at most 64 MiB");
@@ -879,7 +875,6 @@ class Benchmark {
     }
 
     const bool is_read = IsReadBenchmark(spec.name);
-    if (is_read) Warmup();
     if (spec.method == &Benchmark::WriteUnique) PrepareUniqueOrder();
     ResetCounters();
     if (spec.run_inline) {
@@ -994,7 +989,6 @@ class Benchmark {
   }
 
   void OpenDatabase() {
-    warmed_up_ = false;
     leveldb::Options options = base_options_;
     options.create_if_missing = !FLAGS.use_existing_db;
     Status s = leveldb::DB::Open(options, FLAGS.db, &db_);
@@ -1329,30 +1323,6 @@ class Benchmark {
     return *hotspot_;
   }
 
-  // Unmeasured Gets for absent keys at evenly spaced points of the key
-  // space: each probes every level, so the tables get opened (and their
-  // index and filter blocks loaded) before the first measured read.
-  void Warmup() {
-    if (FLAGS.warmup_reads <= 0 || warmed_up_) return;
-    warmed_up_ = true;
-    const leveldb::ReadOptions options = BenchReadOptions();
-    KeyFormatter key;
-    std::string value;
-    const uint64_t n = static_cast<uint64_t>(FLAGS.warmup_reads);
-    const uint64_t space =
-        static_cast<uint64_t>(std::max<int64_t>(FLAGS.num, 1));
-    const double start = NowMicros();
-    for (uint64_t i = 0; i < n; i++) {
-      Status s =
-          db_->Get(options, AsSlice(key.Set(i * space / n, ".")), &value);
-      if (!s.ok() && !s.IsNotFound()) Fail("warmup get", s);
-    }
-    std::fprintf(stdout,
-                 "warmup: %" PRIu64
-                 " absent-key Gets in %.1f s (not measured)\n",
-                 n, (NowMicros() - start) * 1e-6);
-  }
-
   // Thread 0 writes random keys until every reader has finished; only the
   // readers' figures are reported.
   void ReadWhileWriting(ThreadState* thread) {
@@ -1556,36 +1526,24 @@ class Benchmark {
   }
 
   // Sum of the standard filter blocks of the live tables (those of the
-  // current version, from "leveldb.sstables"): the filter memory of a DB
-  // whose tables are all open. Files a running compaction is writing or has
-  // just made obsolete are not counted. Falls back to every table file of
-  // the directory if the property cannot be read.
+  // current version, from "leveldb.sstables", which both libraries have):
+  // the filter memory of a DB whose tables are all open. Files a running
+  // compaction is writing or has just made obsolete are not counted.
   void MeasureFilterBlocks(std::map<std::string, uint64_t>* bytes_by_name,
                            uint64_t* tables, uint64_t* skipped) {
     leveldb::Env* env = leveldb::Env::Default();  // not counted
     *tables = 0;
     *skipped = 0;
-    std::vector<std::string> paths;
     std::string listing;
-    if (db_->GetProperty("leveldb.sstables", &listing)) {
-      for (uint64_t number : LiveTableNumbers(listing)) {
-        char name[64];
-        std::snprintf(name, sizeof(name), "/%06" PRIu64 ".ldb", number);
-        std::string path = FLAGS.db + name;
-        if (!env->FileExists(path)) {
-          std::snprintf(name, sizeof(name), "/%06" PRIu64 ".sst", number);
-          path = FLAGS.db + name;
-        }
-        paths.push_back(path);
+    db_->GetProperty("leveldb.sstables", &listing);
+    for (uint64_t number : LiveTableNumbers(listing)) {
+      char name[64];
+      std::snprintf(name, sizeof(name), "/%06" PRIu64 ".ldb", number);
+      std::string path = FLAGS.db + name;
+      if (!env->FileExists(path)) {
+        std::snprintf(name, sizeof(name), "/%06" PRIu64 ".sst", number);
+        path = FLAGS.db + name;
       }
-    } else {
-      std::vector<std::string> children;
-      if (!env->GetChildren(FLAGS.db, &children).ok()) return;
-      for (const std::string& child : children) {
-        if (bench::IsTableFile(child)) paths.push_back(FLAGS.db + "/" + child);
-      }
-    }
-    for (const std::string& path : paths) {
       if (FilterBlockBytes(env, path, bytes_by_name)) {
         ++*tables;
       } else {
@@ -1856,7 +1814,6 @@ class Benchmark {
   const leveldb::FilterPolicy* const filter_policy_;
   CountingEnv env_;  // must outlive db_
   leveldb::DB* db_ = nullptr;
-  bool warmed_up_ = false;  // Warmup() done on the open database
   LiveKeys live_keys_;
 
   // Table reads of the last benchmark run on threads.

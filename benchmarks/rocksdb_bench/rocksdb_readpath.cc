@@ -56,7 +56,6 @@
 #include "rocksdb/env.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
-#include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/version.h"
@@ -83,7 +82,6 @@ struct Flags {
   int64_t block_size = 4096;
   bool direct_io = true;
   bool fill_cache = false;
-  bool statistics = false;
   bool use_existing_db = false;
   double zipf = 0.99;
   double zero_lookup_ratio = 0.0;
@@ -128,8 +126,6 @@ const std::vector<bench::Flag>& FlagTable() {
        "Options::use_direct_reads"},
       {"fill_cache", FlagType::kBool, &FLAGS.fill_cache,
        "keep a block cache (8 MiB, RocksDB's default) and fill it"},
-      {"statistics", FlagType::kBool, &FLAGS.statistics,
-       "enable rocksdb::Statistics and print Bloom filter tickers"},
       {"use_existing_db", FlagType::kBool, &FLAGS.use_existing_db,
        "open the existing --db (must exist) and skip fillunique"},
       {"zipf", FlagType::kDouble, &FLAGS.zipf, "Zipfian theta, in (0, 1)"},
@@ -340,8 +336,6 @@ class ReadPathBench {
     options.use_direct_reads = FLAGS.direct_io;
     options.compression = FLAGS.compression ? rocksdb::kSnappyCompression
                                             : rocksdb::kNoCompression;
-    if (FLAGS.statistics) statistics_ = rocksdb::CreateDBStatistics();
-    options.statistics = statistics_;
 
     rocksdb::BlockBasedTableOptions table;
     table.block_size = static_cast<size_t>(FLAGS.block_size);
@@ -512,7 +506,6 @@ class ReadPathBench {
     const int64_t reads = FLAGS.reads < 0 ? FLAGS.num : FLAGS.reads;
     const zipf_keys::ScrambledZipfian zipf(static_cast<uint64_t>(FLAGS.num),
                                            FLAGS.zipf);
-    if (statistics_ != nullptr) statistics_->Reset();
     const RunResult run =
         RunThreads(static_cast<int>(FLAGS.threads),
                    [&](ThreadResult* t) { ReadZipfShare(zipf, reads, t); });
@@ -524,7 +517,6 @@ class ReadPathBench {
                 run.ops - run.lookups.found, run.lookups.absent_lookups,
                 run.lookups.absent_found, run.OpsPerSecond());
     proc_io::PrintSyscalls(run.io, run.ops);
-    if (statistics_ != nullptr) PrintBloomTickers();
     ReportMemory("readzipf");
   }
 
@@ -549,18 +541,6 @@ class ReadPathBench {
       t->lookups.Add(s.ok(), lookup.absent);
       t->ops++;
     }
-  }
-
-  void PrintBloomTickers() {
-    using rocksdb::Tickers;
-    std::printf(
-        "bloom: useful %" PRIu64 ", full positive %" PRIu64
-        ", full true positive %" PRIu64 "; block reads (cache miss) %" PRIu64
-        "\n",
-        statistics_->getTickerCount(Tickers::BLOOM_FILTER_USEFUL),
-        statistics_->getTickerCount(Tickers::BLOOM_FILTER_FULL_POSITIVE),
-        statistics_->getTickerCount(Tickers::BLOOM_FILTER_FULL_TRUE_POSITIVE),
-        statistics_->getTickerCount(Tickers::BLOCK_CACHE_DATA_MISS));
   }
 
   // Filter bytes of the live tables (table properties) and what the table
@@ -609,7 +589,6 @@ class ReadPathBench {
   }
 
   std::unique_ptr<rocksdb::DB> db_;
-  std::shared_ptr<rocksdb::Statistics> statistics_;
   uint64_t live_keys_ = 0;
   bool live_keys_known_ = true;
 };
