@@ -1,30 +1,17 @@
 // db_bench: end-to-end throughput and latency of a database through its
-// public API.
+// public API (db_bench --help lists the flags and benchmarks).
 //
 // The program uses nothing but the public headers, so the same source builds
 // against this library and (with LEVELDB_UPSTREAM_BUILD defined) against the
 // system's LevelDB; benchmarks/compare_upstream.sh runs the two side by side.
-//
-// Usage: db_bench [--flag=value]...   (db_bench --help lists the flags)
-//
-// Output: a header describing the workload, then one line per benchmark
-//   name : X micros/op; Y MB/s (extra)
-// optionally followed by a latency histogram, and finally a "Peak RSS" line.
-// Fill benchmarks add a "load: X ops/s" line; read benchmarks add
-//   foreground table reads per op: X, background table reads: Y (Z MB)
-// counted by a wrapper Env around every table file (see TableReadCounters),
-// and
-//   foreground read syscalls per op: X (...), background read syscalls: Y
-// counted by the kernel for the benchmark threads and for the rest of the
-// process (common/proc_stats.h), a count that works for any storage library
-// alike. The workload generators (keys, values, fillunique's order, readzipf's
-// Zipfian keys) live in zipf_keys.h, shared with rocksdb_readpath.
-// With --io_stats=1 each benchmark is followed by the DB's I/O and filter
-// properties (where the library has them) and the filter memory.
-//
 // ElasticBF and direct I/O exist only in this fork; the upstream build
 // rejects --elastic_bf=1 and implements --direct_io=1 locally with the
 // public Env API (common/direct_io_env.h).
+//
+// Besides LevelDB's "name : X micros/op" lines, read benchmarks report table
+// reads counted by a wrapper Env (TableReadCounters) and read syscalls
+// counted by the kernel (common/proc_stats.h), a count that works for any
+// storage library alike; scripts/ parse both.
 #include <fcntl.h>
 #include <unistd.h>
 

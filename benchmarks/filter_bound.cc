@@ -1,69 +1,28 @@
 // filter_bound: the fewest I/Os per Get that any placement of filter memory
 // over segments can give on the read-path protocol (db_bench readzipf), to
-// judge measured results and targets against what is possible at all.
+// judge measured results and targets against what is possible at all
+// (docs/evaluation.md, "What the targets allow").
 //
-// Why it is a bound. Lookups are independent draws from a fixed
-// distribution, so whatever filters are in memory when a Get arrives were
-// chosen without knowing its key; the expected waste of that Get is at
-// least the minimum, over all placements within the budget, of the expected
-// waste. The tree is given as the share of the keys each level holds, top
-// to bottom (--levels); each level holds a random subset of the keys
-// (fillunique writes in random order) cut into segments of --segment_keys
-// keys, and covers the whole key space. A lookup probes one segment per
-// level: for an absent key every level, for a present key the levels above
-// its own. Level 0 counted as one level (fewer probes than several files)
-// keeps the bound a bound.
+// Why it is a bound: lookups are independent draws from a fixed
+// distribution, so the filters in memory when a Get arrives were chosen
+// without knowing its key; its expected waste is at least the minimum, over
+// all placements within the budget, of the expected waste. Level 0 counted
+// as one level (fewer probes than several files) keeps the bound a bound.
 //
-// Waste of a probe of segment s for an absent key: the false-positive rate
-// of the filter bits s holds. Four filter models, each minimised exactly:
-//   units:   whole units of --bits_per_unit bits per key, FPR r^k with r the
-//            fork's unit FPR (what ElasticBF can do; greedy on marginal gain
-//            per byte is optimal because the gains fall with k);
-//   ribbon:  whole Ribbon units (table/elastic/ribbon_unit.h) of
-//            --bits_per_unit planes, FPR 2^-(k * planes), each costing its
-//            real encoded size for the segment's key count (RibbonUnitSize;
-//            same greedy);
-//   bloom:   any real number of Bloom bits per key, FPR 0.6185^b (water
-//            filling on the Lagrangian);
-//   ideal:   any filter at all, FPR 2^-b (the information-theoretic limit).
-// The budget, in bits per live key, is shared by all segments; every unit
-// has the same size (every segment holds the same number of keys), so one
-// greedy pass over all segments of all levels is optimal.
+// The waste of a probe of segment s for an absent key is the false-positive
+// rate of the filter bits s holds, under four models, each minimised
+// exactly: whole Bloom units (FPR r^k; greedy on marginal gain per byte is
+// optimal because the gains fall with k), whole Ribbon units charged their
+// real size (same greedy), any real number of Bloom bits per key (water
+// filling on the Lagrangian) and any filter (2^-b). In the model every
+// segment holds --segment_keys keys, so one greedy pass over all segments
+// is optimal; from a database (--db, --ycsb_db) segments differ and the
+// unit bounds are the LP relaxation, still a bound.
 //
-// Key probabilities: the exact ScrambledZipfian of zipf_keys.h (YCSB's
-// item space of 10^10 ranks, FNV-scrambled modulo the key count). Ranks
-// below --exact_ranks are summed per key exactly; the remaining mass is
-// spread evenly (those ranks land on every key hundreds of times).
-//
-// --db=DIR takes the tree from a database instead of a model of it: the
-// real tables, their real key ranges (an upper level rarely covers the
-// whole key space) and their real segments (a table written without
-// ElasticBF, as by stock LevelDB, is cut by key count; CutByKeyCount).
-// --key_format says who wrote
-// it: "ycsb" (benchmarks/ycsb: keys "user" + 20 digits of
-// FnvHash64(record), records drawn by its ScrambledZipfianGenerator,
-// absent keys with "~" appended; --ycsb_db=DIR is short for both flags) or
-// "readzipf" (db_bench's fillunique/readzipf, zipf_keys.h). A lookup
-// probes, in a Get's search order, every table whose key range holds its
-// key, in the segment the index leads to, until the table holding the
-// key. By default only absent lookups are counted, so present ones waste
-// nothing: a bound for mixed runs too, where hot keys are found in the
-// memtable; --absent_only=0 counts present ones as well (read-only runs).
-// Segments hold different key counts there, so the unit bound is the
-// fractional (LP) relaxation, still a bound.
-//
-// --key_dist changes the key probabilities (docs/workloads.md), the same
-// for the model tree and for both key formats, as key index or record
-// number k: "zipf" (the default, above), "ordered_zipf" (db_bench's
-// ordered Zipfian, YCSB's orderedzipfian: the Zipfian sampler's law over
-// ranks, key k of rank k), "hotspot" (--hot_data_fraction of the keys from
-// --hot_range_start on get --hot_op_fraction of the lookups; YCSB's hot set
-// starts at 0) and "latest" (key k of rank n - 1 - k). For "latest" on a
-// database, n is one more than the largest key number of its tables when
-// the keys tell it (readzipf keys, YCSB keys with --ycsb_insertorder=
-// ordered), else --num: the bound for that snapshot of the tree, as its
-// newest key stays the hottest until the next insert. YCSB keys are
-// hashed by default; --ycsb_insertorder=ordered names them by number.
+// Key probabilities: ranks of the scrambled Zipfian below --exact_ranks are
+// summed per key exactly; the remaining mass is spread evenly (those ranks
+// land on every key hundreds of times). --key_dist gives the key-range
+// locality distributions of docs/workloads.md.
 #include <algorithm>
 #include <array>
 #include <cinttypes>

@@ -1,40 +1,15 @@
 // rocksdb_readpath: RocksDB's side of the read-path evaluation
-// (scripts/eval_readpath.sh, docs/evaluation-readpath.md).
+// (scripts/eval_readpath.sh, docs/evaluation-readpath.md): db_bench's
+// fillunique, settle and readzipf against RocksDB (Debian's librocksdb-dev)
+// with the very same workload code (zipf_keys.h), threads, seeds and kernel
+// I/O counts (common/proc_stats.h), so equal flags give equal writes and
+// lookups. RocksDB settings: leveled compaction, filters of --bloom_bits
+// bits per key held by the table readers, full Bloom or Ribbon on every
+// level (RocksDB reads Ribbon's bits as Bloom-equivalent), no block cache
+// unless --fill_cache, direct reads, all tables open, snappy, 4 KiB blocks.
 //
-// It runs db_bench's protocol against RocksDB (Debian's librocksdb-dev,
-// 7.8) with the very same workload code (zipf_keys.h) and the same kernel
-// I/O counts (common/proc_stats.h):
-//   fillunique  every key of [0, --num) once, in the seeded shuffled order,
-//               16-byte keys, values of --value_size bytes compressing to
-//               --compression_ratio; the --threads threads write
-//               contiguous shares of that order;
-//   settle      waits until no flush or compaction is running or pending;
-//   readzipf    each of the --threads threads does --reads Gets of
-//               scrambled-Zipfian keys from its own stream (thread i:
-//               ThreadSeed64(--seed, i)), a share --zero_lookup_ratio of
-//               them for absent keys.
-// Threads, seeds and shares are db_bench's, so equal flags give equal
-// writes and lookups. --use_existing_db=1 skips fillunique and reopens the
-// database as it is.
-// RocksDB settings: leveled compaction, filters of --bloom_bits bits per
-// key held by the table readers (cache_index_and_filter_blocks = false):
-// full Bloom (--filter=bloom) or Ribbon (--filter=ribbon, on every level;
-// RocksDB reads the bits as Bloom-equivalent, i.e. the false-positive rate
-// of a Bloom filter of that many bits, and stores fewer), no block cache
-// (like fill_cache = false), direct reads, all tables open (max_open_files
-// = -1, or --max_open_files), snappy, 4 KiB blocks.
-//
-// Output lines use db_bench's wording, so the same parser reads both:
-//   load: X ops/s
-//   settle       : X micros/op; (...)
-//   readzipf: N lookups (theta T), F found, M not found; A for absent keys
-//     (B of them found); X Gets/s
-//   foreground read syscalls per op: X (...), background read syscalls: Y
-//     (Z MB from storage) [/proc/thread-self/io]
-//   filter blocks in N live table files: B bytes = X bits per live key
-//
-// This program never links or includes LevelDB (neither this fork nor
-// upstream).
+// Output lines use db_bench's wording, so the same parser reads both. This
+// program never links or includes LevelDB (neither this fork nor upstream).
 
 #include <algorithm>
 #include <chrono>  // NOLINT
