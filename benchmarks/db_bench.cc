@@ -27,7 +27,6 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -1113,21 +1112,21 @@ class Benchmark {
     thread->stats.AddBytes(bytes);
   }
 
-  // Point lookups of keys drawn by `pick`, appending `suffix` to each key.
   static leveldb::ReadOptions BenchReadOptions() {
     leveldb::ReadOptions options;
     options.fill_cache = FLAGS.fill_cache;
     return options;
   }
 
-  void DoReads(ThreadState* thread, const std::function<uint64_t()>& pick,
-               const char* suffix) {
+  // Point lookups of keys uniform in [0, range), `suffix` appended to each.
+  void DoReads(ThreadState* thread, uint32_t range, const char* suffix) {
     const leveldb::ReadOptions options = BenchReadOptions();
     std::string value;
     KeyFormatter key;
     int64_t found = 0;
     for (int64_t i = 0; i < reads_; i++) {
-      Status s = db_->Get(options, AsSlice(key.Set(pick(), suffix)), &value);
+      const uint64_t k = range > 0 ? thread->rng.Uniform(range) : 0;
+      Status s = db_->Get(options, AsSlice(key.Set(k, suffix)), &value);
       if (s.ok()) {
         found++;
       } else if (!s.IsNotFound()) {
@@ -1139,21 +1138,12 @@ class Benchmark {
                              std::to_string(reads_) + " found)");
   }
 
-  void ReadRandom(ThreadState* thread) {
-    DoReads(
-        thread, [this, thread] { return RandomKey(thread); }, "");
-  }
-
-  void ReadMissing(ThreadState* thread) {
-    DoReads(
-        thread, [this, thread] { return RandomKey(thread); }, ".");
-  }
-
+  static uint32_t KeySpace() { return static_cast<uint32_t>(FLAGS.num); }
+  void ReadRandom(ThreadState* thread) { DoReads(thread, KeySpace(), ""); }
+  void ReadMissing(ThreadState* thread) { DoReads(thread, KeySpace(), "."); }
   // Reads confined to the first 1% of the key space.
   void ReadHot(ThreadState* thread) {
-    const uint32_t range = static_cast<uint32_t>((FLAGS.num + 99) / 100);
-    DoReads(
-        thread, [thread, range] { return thread->rng.Uniform(range); }, "");
+    DoReads(thread, (KeySpace() + 99) / 100, "");
   }
 
   void SeekRandom(ThreadState* thread) {
