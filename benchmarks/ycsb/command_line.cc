@@ -1,7 +1,6 @@
 #include "command_line.h"
 
-#include <cerrno>
-#include <cstdlib>
+#include "../common/flags.h"
 
 namespace ycsb {
 
@@ -12,10 +11,8 @@ leveldb::Status MissingValue(const std::string& flag) {
 }
 
 leveldb::Status ParseThreads(const std::string& text, int* threads) {
-  errno = 0;
-  char* end = nullptr;
-  const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || errno != 0 || *end != '\0' || value < 1 || value > 1024) {
+  int64_t value = 0;
+  if (!bench::ParseInt(text, &value) || value < 1 || value > 1024) {
     return leveldb::Status::InvalidArgument(
         "-threads", "expected an integer in [1, 1024], got '" + text + "'");
   }
