@@ -469,11 +469,25 @@ bool ConsumeVarint64(Slice* in, uint64_t* value) {
   return false;
 }
 
-uint32_t DecodeLittleEndian32(const char* p) {
-  const auto* b = reinterpret_cast<const uint8_t*>(p);
-  return static_cast<uint32_t>(b[0]) | (static_cast<uint32_t>(b[1]) << 8) |
-         (static_cast<uint32_t>(b[2]) << 16) |
-         (static_cast<uint32_t>(b[3]) << 24);
+// The little-endian integer of `bytes` bytes at p.
+uint64_t DecodeLittleEndian(const char* p, int bytes) {
+  uint64_t value = 0;
+  for (int i = bytes - 1; i >= 0; i--) {
+    value = (value << 8) | static_cast<uint8_t>(p[i]);
+  }
+  return value;
+}
+
+// Exactly n bytes of `file` at `offset`.
+bool ReadExact(const leveldb::RandomAccessFile& file, uint64_t offset, size_t n,
+               std::string* out) {
+  std::string scratch(n, '\0');
+  Slice got;
+  if (!file.Read(offset, n, &got, &scratch[0]).ok() || got.size() != n) {
+    return false;
+  }
+  out->assign(got.data(), n);
+  return true;
 }
 
 // Bytes of standard filter blocks ("filter.<policy>" entries of the
@@ -488,57 +502,43 @@ bool FilterBlockBytes(leveldb::Env* env, const std::string& fname,
   constexpr size_t kFooterSize = 48;
   constexpr uint64_t kMagic = 0xdb4775248b80fb57ull;
   uint64_t file_size = 0;
-  if (!env->GetFileSize(fname, &file_size).ok() || file_size < kFooterSize) {
-    return false;
-  }
   leveldb::RandomAccessFile* raw = nullptr;
-  if (!env->NewRandomAccessFile(fname, &raw).ok()) return false;
-  std::unique_ptr<leveldb::RandomAccessFile> file(raw);
-
-  char footer_space[kFooterSize];
-  Slice footer;
-  if (!file->Read(file_size - kFooterSize, kFooterSize, &footer, footer_space)
-           .ok() ||
-      footer.size() != kFooterSize) {
+  if (!env->GetFileSize(fname, &file_size).ok() || file_size < kFooterSize ||
+      !env->NewRandomAccessFile(fname, &raw).ok()) {
     return false;
   }
-  const uint64_t magic =
-      DecodeLittleEndian32(footer.data() + 40) |
-      (static_cast<uint64_t>(DecodeLittleEndian32(footer.data() + 44)) << 32);
-  if (magic != kMagic) return false;
-  Slice handles(footer.data(), 40);
+  std::unique_ptr<leveldb::RandomAccessFile> file(raw);
+  std::string footer, raw_block, block;
   uint64_t meta_offset, meta_size;
+  if (!ReadExact(*file, file_size - kFooterSize, kFooterSize, &footer) ||
+      DecodeLittleEndian(&footer[40], 8) != kMagic) {
+    return false;
+  }
+  Slice handles(footer.data(), 40);
+  // The block and its 5-byte trailer (compression type, checksum).
   if (!ConsumeVarint64(&handles, &meta_offset) ||
       !ConsumeVarint64(&handles, &meta_size) || meta_size > file_size ||
-      meta_offset > file_size - meta_size || meta_size + 5 > (64u << 20)) {
+      meta_offset > file_size - meta_size || meta_size + 5 > (64u << 20) ||
+      !ReadExact(*file, meta_offset, meta_size + 5, &raw_block)) {
     return false;
   }
-
-  // The block and its 5-byte trailer (compression type, checksum).
-  std::string space(meta_size + 5, '\0');
-  Slice raw_block;
-  if (!file->Read(meta_offset, meta_size + 5, &raw_block, &space[0]).ok() ||
-      raw_block.size() != meta_size + 5) {
-    return false;
-  }
-  std::string block;
   const char type = raw_block[meta_size];
   if (type == 0) {
-    block.assign(raw_block.data(), meta_size);
-  } else if (type == 1) {
+    block = raw_block.substr(0, meta_size);
+  } else {
 #if defined(DB_BENCH_HAVE_SNAPPY)
-    if (!snappy::Uncompress(raw_block.data(), meta_size, &block)) return false;
+    if (type != 1 || !snappy::Uncompress(raw_block.data(), meta_size, &block)) {
+      return false;
+    }
 #else
     return false;
 #endif
-  } else {
-    return false;
   }
 
   // Entries: varint shared, varint non-shared, varint value length, key
   // delta, value; then the restart array and its length.
   if (block.size() < 4) return false;
-  const uint32_t restarts = DecodeLittleEndian32(&block[block.size() - 4]);
+  const uint64_t restarts = DecodeLittleEndian(&block[block.size() - 4], 4);
   if (restarts > (block.size() - 4) / 4) return false;
   Slice entries(block.data(), block.size() - 4 - 4 * size_t{restarts});
   std::string key;
