@@ -75,18 +75,12 @@ struct Flags {
   int units_per_segment = 6;
   uint64_t exact_ranks = 200000000;
   std::vector<double> budgets = {4, 6.02};
-  // Count only the probes of absent lookups. Present keys then waste
-  // nothing, which keeps the result a bound on any workload whose present
-  // keys may be found early (in a mixed run the hottest ones are in the
-  // memtable), at the price of being looser.
+  // Present keys then waste nothing: a bound on any workload whose present
+  // keys may be found early (in the memtable), if a looser one.
   bool absent_only = false;
   bool absent_only_given = false;
-  // A database to take the tree from (absent lookups only unless
-  // --absent_only=0 is given), and the workload that wrote it: "ycsb" or
-  // "readzipf".
-  std::string db;
-  std::string key_format = "ycsb";
-  // Key-range locality (--key_dist and its parameters).
+  std::string db;                   // take the tree from this database
+  std::string key_format = "ycsb";  // who wrote it: ycsb or readzipf
   zipf_keys::KeyDist key_dist = zipf_keys::KeyDist::kZipf;
   double hot_data_fraction = 0.2;
   double hot_op_fraction = 0.8;
@@ -370,6 +364,22 @@ bool KeyNumber(const Flags& f, const leveldb::Slice& key, uint64_t* number) {
   return ParseU64(digits, number);
 }
 
+// The live tables of each level, as the MANIFEST lists them (the directory
+// may hold leftovers of an interrupted compaction). Only reads.
+std::vector<std::vector<leveldb::FileMetaData*>> LiveTables(
+    const std::string& db, leveldb::VersionSet* versions) {
+  bool save_manifest = false;
+  const leveldb::Status s = versions->Recover(&save_manifest);
+  if (!s.ok()) DbFail(db, s);
+  std::vector<std::vector<leveldb::FileMetaData*>> levels(
+      leveldb::config::kNumLevels);
+  for (int level = 0; level < leveldb::config::kNumLevels; ++level) {
+    versions->current()->GetOverlappingInputs(level, nullptr, nullptr,
+                                              &levels[level]);
+  }
+  return levels;
+}
+
 // For "latest" on a database: the key count of the tree, one more than the
 // largest key number of its live tables (the MANIFEST says which; nothing
 // else is read). Keeps f->num when the keys do not name their numbers.
@@ -379,14 +389,9 @@ void TakeKeyCountFromDb(Flags* f) {
   options.comparator = &icmp;
   leveldb::TableCache cache(f->db, options, 16);
   leveldb::VersionSet versions(f->db, &options, &cache, &icmp);
-  bool save_manifest = false;
-  leveldb::Status s = versions.Recover(&save_manifest);
-  if (!s.ok()) DbFail(f->db, s);
   uint64_t largest = 0;
   bool any = false;
-  for (int level = 0; level < leveldb::config::kNumLevels; ++level) {
-    std::vector<leveldb::FileMetaData*> files;
-    versions.current()->GetOverlappingInputs(level, nullptr, nullptr, &files);
+  for (const auto& files : LiveTables(f->db, &versions)) {
     for (const leveldb::FileMetaData* file : files) {
       uint64_t number = 0;
       if (!KeyNumber(*f, file->largest.user_key(), &number)) {
@@ -445,12 +450,9 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
   mo.background_thread = false;
   leveldb::MQSchedule layer(mo);
   leveldb::TableCache cache(f.db, options, 16, &layer);
-  // The live tables, as the MANIFEST lists them (the directory may hold
-  // leftovers of an interrupted compaction). Only reads.
   leveldb::VersionSet versions(f.db, &options, &cache, &icmp);
-  bool save_manifest = false;
-  leveldb::Status s = versions.Recover(&save_manifest);
-  if (!s.ok()) DbFail(f.db, s);
+  std::vector<std::vector<leveldb::FileMetaData*>> levels =
+      LiveTables(f.db, &versions);
   // Search order of a Get: level-0 files newest first, then one table per
   // level. rank: that order, the same for every table of a level >= 1.
   // Its segments' key ranges start at its smallest key and end at its
@@ -472,8 +474,7 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
     }
   };
   std::vector<Live> live;
-  std::vector<leveldb::FileMetaData*> level0;
-  versions.current()->GetOverlappingInputs(0, nullptr, nullptr, &level0);
+  std::vector<leveldb::FileMetaData*>& level0 = levels[0];
   std::sort(level0.begin(), level0.end(),
             [](const leveldb::FileMetaData* a, const leveldb::FileMetaData* b) {
               return a->number > b->number;
@@ -482,10 +483,7 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
     live.push_back({level0[i], static_cast<int>(i), {}, 0});
   }
   for (int level = 1; level < leveldb::config::kNumLevels; ++level) {
-    std::vector<leveldb::FileMetaData*> in_level;
-    versions.current()->GetOverlappingInputs(level, nullptr, nullptr,
-                                             &in_level);
-    for (const leveldb::FileMetaData* file : in_level) {
+    for (const leveldb::FileMetaData* file : levels[level]) {
       live.push_back(
           {file, static_cast<int>(level0.size()) + level - 1, {}, 0});
     }
@@ -518,8 +516,8 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
     }
     if (!it->status().ok()) DbFail(path, it->status());
     if (user_keys.empty()) continue;
-    s = cache.GetSegmentKeyRanges(number, size, user_keys.front(),
-                                  user_keys.back(), &t.ranges);
+    const leveldb::Status s = cache.GetSegmentKeyRanges(
+        number, size, user_keys.front(), user_keys.back(), &t.ranges);
     if (!s.ok()) DbFail(path, s);
     if (t.ranges.empty()) {
       t.ranges = CutByKeyCount(user_keys, f.segment_keys);
