@@ -1273,32 +1273,30 @@ class Benchmark {
     latest_inserts_ += inserts;
   }
 
+  // The sampler in *slot, built by the first thread that asks for it.
+  template <typename T, typename... Args>
+  static const T& Shared(std::once_flag* once, std::unique_ptr<T>* slot,
+                         Args... args) {
+    std::call_once(*once, [&] { *slot = std::make_unique<T>(args...); });
+    return **slot;
+  }
+
   const ScrambledZipfian& Zipf() {
-    std::call_once(zipf_once_, [this] {
-      zipf_ = std::make_unique<ScrambledZipfian>(
-          static_cast<uint64_t>(FLAGS.num), FLAGS.zipf);
-    });
-    return *zipf_;
+    return Shared(&zipf_once_, &zipf_, Num(), FLAGS.zipf);
   }
 
   // The unscrambled Zipfian over [0, num): ordered_zipf, and the start of
   // readlatest's recency sampler.
   const zipf_keys::Zipfian& OrderedZipf() {
-    std::call_once(ordered_zipf_once_, [this] {
-      ordered_zipf_ = std::make_unique<zipf_keys::Zipfian>(
-          static_cast<uint64_t>(FLAGS.num), FLAGS.zipf);
-    });
-    return *ordered_zipf_;
+    return Shared(&ordered_zipf_once_, &ordered_zipf_, Num(), FLAGS.zipf);
   }
 
   const zipf_keys::Hotspot& HotspotDist() {
-    std::call_once(hotspot_once_, [this] {
-      hotspot_ = std::make_unique<zipf_keys::Hotspot>(
-          static_cast<uint64_t>(FLAGS.num), FLAGS.hot_data_fraction,
-          FLAGS.hot_op_fraction, FLAGS.hot_range_start);
-    });
-    return *hotspot_;
+    return Shared(&hotspot_once_, &hotspot_, Num(), FLAGS.hot_data_fraction,
+                  FLAGS.hot_op_fraction, FLAGS.hot_range_start);
   }
+
+  static uint64_t Num() { return static_cast<uint64_t>(FLAGS.num); }
 
   // Thread 0 writes random keys until every reader has finished; only the
   // readers' figures are reported.
