@@ -668,26 +668,21 @@ class Stats {
   }
 
   void AddMessage(const std::string& msg) {
-    if (!message_.empty()) message_ += " ";
-    message_ += msg;
+    message_ += (message_.empty() ? "" : " ") + msg;
   }
 
   void Report(const std::string& name) const {
-    // Only a benchmark that did nothing has done_ == 0; avoid dividing by 0.
-    const int64_t ops = std::max<int64_t>(done_, 1);
     std::string extra;
     if (bytes_ > 0) {
-      const double elapsed = (finish_ - start_) * 1e-6;
       char rate[100];
       std::snprintf(rate, sizeof(rate), "%6.1f MB/s",
-                    (bytes_ / 1048576.0) / std::max(elapsed, 1e-9));
+                    (bytes_ / 1048576.0) / std::max(ElapsedSeconds(), 1e-9));
       extra = rate;
     }
-    if (!message_.empty()) {
-      if (!extra.empty()) extra += " ";
-      extra += message_;
-    }
-    bench::PrintRunLine(name.c_str(), seconds_ * 1e6 / ops, extra);
+    if (!message_.empty()) extra += (extra.empty() ? "" : " ") + message_;
+    // Only a benchmark that did nothing has done_ == 0.
+    bench::PrintRunLine(name.c_str(),
+                        seconds_ * 1e6 / std::max<int64_t>(done_, 1), extra);
     if (FLAGS.histogram) {
       std::fprintf(stdout, "Microseconds per op:\n%s\n",
                    HistogramText(hist_).c_str());
