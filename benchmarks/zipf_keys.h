@@ -303,15 +303,14 @@ class Hotspot {
 // The key distributions of readzipf (db_bench --key_dist) and filter_bound.
 enum class KeyDist { kZipf, kOrderedZipf, kHotspot, kLatest };
 
+// The names of KeyDist's values, in their order.
+inline constexpr const char* kKeyDistNames[] = {"zipf", "ordered_zipf",
+                                                "hotspot", "latest"};
+
 inline bool ParseKeyDist(std::string_view name, KeyDist* dist) {
-  static constexpr std::pair<const char*, KeyDist> kNames[] = {
-      {"zipf", KeyDist::kZipf},
-      {"ordered_zipf", KeyDist::kOrderedZipf},
-      {"hotspot", KeyDist::kHotspot},
-      {"latest", KeyDist::kLatest}};
-  for (const auto& [text, value] : kNames) {
-    if (name == text) {
-      *dist = value;
+  for (size_t i = 0; i < std::size(kKeyDistNames); i++) {
+    if (name == kKeyDistNames[i]) {
+      *dist = static_cast<KeyDist>(i);
       return true;
     }
   }
@@ -319,17 +318,7 @@ inline bool ParseKeyDist(std::string_view name, KeyDist* dist) {
 }
 
 inline const char* KeyDistName(KeyDist dist) {
-  switch (dist) {
-    case KeyDist::kZipf:
-      return "zipf";
-    case KeyDist::kOrderedZipf:
-      return "ordered_zipf";
-    case KeyDist::kHotspot:
-      return "hotspot";
-    case KeyDist::kLatest:
-      return "latest";
-  }
-  return "?";
+  return kKeyDistNames[static_cast<int>(dist)];
 }
 
 // Probability of every key of [0, n) under the unscrambled Zipfian sampler

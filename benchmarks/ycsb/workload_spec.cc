@@ -161,19 +161,9 @@ leveldb::Status ParseChoices(const Properties& props, WorkloadSpec* spec) {
 }  // namespace
 
 const char* DistributionName(Distribution distribution) {
-  switch (distribution) {
-    case Distribution::kUniform:
-      return "uniform";
-    case Distribution::kZipfian:
-      return "zipfian";
-    case Distribution::kLatest:
-      return "latest";
-    case Distribution::kHotspot:
-      return "hotspot";
-    case Distribution::kOrderedZipfian:
-      return "orderedzipfian";
-  }
-  return "?";
+  static const char* const kNames[] = {"uniform", "zipfian", "latest",
+                                       "hotspot", "orderedzipfian"};
+  return kNames[static_cast<int>(distribution)];
 }
 
 leveldb::Status ParseWorkloadSpec(const Properties& props, WorkloadSpec* spec) {
