@@ -103,16 +103,8 @@ const char* UsageText() {
          "                  /tmp/ycsb-leveldb)\n"
          "  -fresh          delete the database before loading\n"
          "\n"
-         "Workload properties follow YCSB's core workload (recordcount,\n"
-         "operationcount, readproportion, updateproportion, "
-         "insertproportion,\n"
-         "scanproportion, readmodifywriteproportion, requestdistribution,\n"
-         "maxscanlength, scanlengthdistribution, fieldcount, fieldlength,\n"
-         "readallfields, writeallfields, insertorder) plus zipfianconstant,\n"
-         "zerolookupproportion, zeropadding, seed and status.interval.\n"
-         "Engine settings are leveldb.* properties (leveldb.elastic_bf,\n"
-         "leveldb.bf_*, leveldb.bloom_bits, leveldb.direct_io, ...); see\n"
-         "docs/ycsb.md.\n";
+         "Workload properties (YCSB's core workload and more) and the\n"
+         "engine's leveldb.* settings: see docs/ycsb.md.\n";
 }
 
 }  // namespace ycsb
