@@ -179,7 +179,7 @@ struct ThreadResult {
   zipf_keys::LookupCounts lookups;  // readzipf only
 };
 
-// The client threads of one benchmark, merged as db_bench merges them.
+// The client threads of one benchmark together.
 struct RunResult {
   int64_t ops = 0;
   int64_t bytes = 0;
@@ -195,24 +195,8 @@ struct RunResult {
   }
 };
 
-RunResult MergeThreads(const std::vector<ThreadResult>& threads) {
-  RunResult run;
-  double first_start = threads.front().start;
-  double last_finish = threads.front().finish;
-  for (const ThreadResult& t : threads) {
-    run.ops += t.ops;
-    run.bytes += t.bytes;
-    run.lookups.Merge(t.lookups);
-    run.thread_seconds += t.finish - t.start;
-    first_start = std::min(first_start, t.start);
-    last_finish = std::max(last_finish, t.finish);
-  }
-  run.elapsed = last_finish - first_start;
-  return run;
-}
-
 // Runs body(ThreadResult*) on n new client threads (thread i gets tid i);
-// the calling thread only waits.
+// the calling thread only waits. Merged as db_bench merges its threads.
 template <typename Body>
 RunResult RunThreads(int n, Body body) {
   std::vector<ThreadResult> results(static_cast<size_t>(n));
@@ -226,8 +210,19 @@ RunResult RunThreads(int n, Body body) {
         t->finish = NowSeconds();
       },
       [](std::vector<std::thread>&) { return std::unique_ptr<int>(); });
-  RunResult run = MergeThreads(results);
+  RunResult run;
   run.io = clients.Syscalls();
+  double first_start = results.front().start;
+  double last_finish = results.front().finish;
+  for (const ThreadResult& t : results) {
+    run.ops += t.ops;
+    run.bytes += t.bytes;
+    run.lookups.Merge(t.lookups);
+    run.thread_seconds += t.finish - t.start;
+    first_start = std::min(first_start, t.start);
+    last_finish = std::max(last_finish, t.finish);
+  }
+  run.elapsed = last_finish - first_start;
   return run;
 }
 
