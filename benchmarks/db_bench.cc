@@ -1315,13 +1315,19 @@ class Benchmark {
 
   // ---- Whole-database operations (main thread) ----
 
-  void Compact(ThreadState*) {
+  // Reports fn(), run on the main thread, as one operation of `name`.
+  template <typename Fn>
+  static void TimeOnce(const char* name, const Fn& fn) {
     Stats stats;
     stats.Start();
-    db_->CompactRange(nullptr, nullptr);
+    fn();
     stats.FinishedOps(1);
     stats.Stop();
-    stats.Report("compact");
+    stats.Report(name);
+  }
+
+  void Compact(ThreadState*) {
+    TimeOnce("compact", [this] { db_->CompactRange(nullptr, nullptr); });
   }
 
   // Waits until background compactions are over: for two seconds the
@@ -1330,8 +1336,10 @@ class Benchmark {
   // the background (a compaction longer than that still reads its inputs).
   // Public API only, so upstream's twin settles the same way.
   void Settle(ThreadState*) {
-    Stats stats;
-    stats.Start();
+    TimeOnce("settle", [this] { WaitQuiet(); });
+  }
+
+  void WaitQuiet() {
     std::string last;
     uint64_t last_reads = env_.counters()->background_reads.load();
     int quiet_polls = 0;
@@ -1344,9 +1352,6 @@ class Benchmark {
       last.swap(now);
       last_reads = reads;
     }
-    stats.FinishedOps(1);
-    stats.Stop();
-    stats.Report("settle");
   }
 
   void PrintProperty(const char* property) {
