@@ -1,30 +1,17 @@
 // db_bench: end-to-end throughput and latency of a database through its
-// public API.
+// public API (db_bench --help lists the flags and benchmarks).
 //
 // The program uses nothing but the public headers, so the same source builds
 // against this library and (with LEVELDB_UPSTREAM_BUILD defined) against the
 // system's LevelDB; benchmarks/compare_upstream.sh runs the two side by side.
-//
-// Usage: db_bench [--flag=value]...   (db_bench --help lists the flags)
-//
-// Output: a header describing the workload, then one line per benchmark
-//   name : X micros/op; Y MB/s (extra)
-// optionally followed by a latency histogram, and finally a "Peak RSS" line.
-// Fill benchmarks add a "load: X ops/s" line; read benchmarks add
-//   foreground table reads per op: X, background table reads: Y (Z MB)
-// counted by a wrapper Env around every table file (see TableReadCounters),
-// and
-//   foreground read syscalls per op: X (...), background read syscalls: Y
-// counted by the kernel for the benchmark threads and for the rest of the
-// process (common/proc_stats.h), a count that works for any storage library
-// alike. The workload generators (keys, values, fillunique's order, readzipf's
-// Zipfian keys) live in zipf_keys.h, shared with rocksdb_readpath.
-// With --io_stats=1 each benchmark is followed by the DB's I/O and filter
-// properties (where the library has them) and the filter memory.
-//
 // ElasticBF and direct I/O exist only in this fork; the upstream build
 // rejects --elastic_bf=1 and implements --direct_io=1 locally with the
 // public Env API (common/direct_io_env.h).
+//
+// Besides LevelDB's "name : X micros/op" lines, read benchmarks report table
+// reads counted by a wrapper Env (TableReadCounters) and read syscalls
+// counted by the kernel (common/proc_stats.h), a count that works for any
+// storage library alike; scripts/ parse both.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -40,7 +27,6 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -126,7 +112,6 @@ struct Flags {
   bool direct_io = false;
   bool io_stats = false;
   bool fill_cache = true;
-  int64_t warmup_reads = 0;
   int64_t timeline_ms = 0;
   int64_t block_bytes = 4096 + 5;  // blockreads: a block and its trailer
   double zipf = 0.99;
@@ -197,8 +182,6 @@ const std::vector<bench::Flag>& FlagTable() {
        "I/O, filter and memory figures after each benchmark"},
       {"fill_cache", FlagType::kBool, &FLAGS.fill_cache,
        "ReadOptions::fill_cache of the reads"},
-      {"warmup_reads", FlagType::kInt, &FLAGS.warmup_reads,
-       "unmeasured absent-key Gets before the first reads", 0},
       {"block_bytes", FlagType::kInt, &FLAGS.block_bytes,
        "blockreads: bytes per read", 1},
       {"timeline_ms", FlagType::kInt, &FLAGS.timeline_ms,
@@ -283,9 +266,8 @@ void CheckFlagRanges() {
   Require(in_unit_open(FLAGS.insert_ratio), "--insert_ratio must be in [0, 1)");
   Require(in_unit(FLAGS.compression_ratio),
           "--compression_ratio must be in (0, 1]");
-  Require(FLAGS.num <= INT32_MAX && FLAGS.reads <= INT32_MAX &&
-              FLAGS.warmup_reads <= INT32_MAX,
-          "--num, --reads and --warmup_reads must fit in 31 bits");
+  Require(FLAGS.num <= INT32_MAX && FLAGS.reads <= INT32_MAX,
+          "--num and --reads must fit in 31 bits");
   Require(FLAGS.threads <= 1024, "--threads must be at most 1024");
   Require(FLAGS.value_size <= (64 << 20),
           "--value_size must be at most 64 MiB");
@@ -487,11 +469,25 @@ bool ConsumeVarint64(Slice* in, uint64_t* value) {
   return false;
 }
 
-uint32_t DecodeLittleEndian32(const char* p) {
-  const auto* b = reinterpret_cast<const uint8_t*>(p);
-  return static_cast<uint32_t>(b[0]) | (static_cast<uint32_t>(b[1]) << 8) |
-         (static_cast<uint32_t>(b[2]) << 16) |
-         (static_cast<uint32_t>(b[3]) << 24);
+// The little-endian integer of `bytes` bytes at p.
+uint64_t DecodeLittleEndian(const char* p, int bytes) {
+  uint64_t value = 0;
+  for (int i = bytes - 1; i >= 0; i--) {
+    value = (value << 8) | static_cast<uint8_t>(p[i]);
+  }
+  return value;
+}
+
+// Exactly n bytes of `file` at `offset`.
+bool ReadExact(const leveldb::RandomAccessFile& file, uint64_t offset, size_t n,
+               std::string* out) {
+  std::string scratch(n, '\0');
+  Slice got;
+  if (!file.Read(offset, n, &got, &scratch[0]).ok() || got.size() != n) {
+    return false;
+  }
+  out->assign(got.data(), n);
+  return true;
 }
 
 // Bytes of standard filter blocks ("filter.<policy>" entries of the
@@ -506,57 +502,43 @@ bool FilterBlockBytes(leveldb::Env* env, const std::string& fname,
   constexpr size_t kFooterSize = 48;
   constexpr uint64_t kMagic = 0xdb4775248b80fb57ull;
   uint64_t file_size = 0;
-  if (!env->GetFileSize(fname, &file_size).ok() || file_size < kFooterSize) {
-    return false;
-  }
   leveldb::RandomAccessFile* raw = nullptr;
-  if (!env->NewRandomAccessFile(fname, &raw).ok()) return false;
-  std::unique_ptr<leveldb::RandomAccessFile> file(raw);
-
-  char footer_space[kFooterSize];
-  Slice footer;
-  if (!file->Read(file_size - kFooterSize, kFooterSize, &footer, footer_space)
-           .ok() ||
-      footer.size() != kFooterSize) {
+  if (!env->GetFileSize(fname, &file_size).ok() || file_size < kFooterSize ||
+      !env->NewRandomAccessFile(fname, &raw).ok()) {
     return false;
   }
-  const uint64_t magic =
-      DecodeLittleEndian32(footer.data() + 40) |
-      (static_cast<uint64_t>(DecodeLittleEndian32(footer.data() + 44)) << 32);
-  if (magic != kMagic) return false;
-  Slice handles(footer.data(), 40);
+  std::unique_ptr<leveldb::RandomAccessFile> file(raw);
+  std::string footer, raw_block, block;
   uint64_t meta_offset, meta_size;
+  if (!ReadExact(*file, file_size - kFooterSize, kFooterSize, &footer) ||
+      DecodeLittleEndian(&footer[40], 8) != kMagic) {
+    return false;
+  }
+  Slice handles(footer.data(), 40);
+  // The block and its 5-byte trailer (compression type, checksum).
   if (!ConsumeVarint64(&handles, &meta_offset) ||
       !ConsumeVarint64(&handles, &meta_size) || meta_size > file_size ||
-      meta_offset > file_size - meta_size || meta_size + 5 > (64u << 20)) {
+      meta_offset > file_size - meta_size || meta_size + 5 > (64u << 20) ||
+      !ReadExact(*file, meta_offset, meta_size + 5, &raw_block)) {
     return false;
   }
-
-  // The block and its 5-byte trailer (compression type, checksum).
-  std::string space(meta_size + 5, '\0');
-  Slice raw_block;
-  if (!file->Read(meta_offset, meta_size + 5, &raw_block, &space[0]).ok() ||
-      raw_block.size() != meta_size + 5) {
-    return false;
-  }
-  std::string block;
   const char type = raw_block[meta_size];
   if (type == 0) {
-    block.assign(raw_block.data(), meta_size);
-  } else if (type == 1) {
+    block = raw_block.substr(0, meta_size);
+  } else {
 #if defined(DB_BENCH_HAVE_SNAPPY)
-    if (!snappy::Uncompress(raw_block.data(), meta_size, &block)) return false;
+    if (type != 1 || !snappy::Uncompress(raw_block.data(), meta_size, &block)) {
+      return false;
+    }
 #else
     return false;
 #endif
-  } else {
-    return false;
   }
 
   // Entries: varint shared, varint non-shared, varint value length, key
   // delta, value; then the restart array and its length.
   if (block.size() < 4) return false;
-  const uint32_t restarts = DecodeLittleEndian32(&block[block.size() - 4]);
+  const uint64_t restarts = DecodeLittleEndian(&block[block.size() - 4], 4);
   if (restarts > (block.size() - 4) / 4) return false;
   Slice entries(block.data(), block.size() - 4 - 4 * size_t{restarts});
   std::string key;
@@ -686,26 +668,21 @@ class Stats {
   }
 
   void AddMessage(const std::string& msg) {
-    if (!message_.empty()) message_ += " ";
-    message_ += msg;
+    message_ += (message_.empty() ? "" : " ") + msg;
   }
 
   void Report(const std::string& name) const {
-    // Only a benchmark that did nothing has done_ == 0; avoid dividing by 0.
-    const int64_t ops = std::max<int64_t>(done_, 1);
     std::string extra;
     if (bytes_ > 0) {
-      const double elapsed = (finish_ - start_) * 1e-6;
       char rate[100];
       std::snprintf(rate, sizeof(rate), "%6.1f MB/s",
-                    (bytes_ / 1048576.0) / std::max(elapsed, 1e-9));
+                    (bytes_ / 1048576.0) / std::max(ElapsedSeconds(), 1e-9));
       extra = rate;
     }
-    if (!message_.empty()) {
-      if (!extra.empty()) extra += " ";
-      extra += message_;
-    }
-    bench::PrintRunLine(name.c_str(), seconds_ * 1e6 / ops, extra);
+    if (!message_.empty()) extra += (extra.empty() ? "" : " ") + message_;
+    // Only a benchmark that did nothing has done_ == 0.
+    bench::PrintRunLine(name.c_str(),
+                        seconds_ * 1e6 / std::max<int64_t>(done_, 1), extra);
     if (FLAGS.histogram) {
       std::fprintf(stdout, "Microseconds per op:\n%s\n",
                    HistogramText(hist_).c_str());
@@ -879,7 +856,6 @@ class Benchmark {
     }
 
     const bool is_read = IsReadBenchmark(spec.name);
-    if (is_read) Warmup();
     if (spec.method == &Benchmark::WriteUnique) PrepareUniqueOrder();
     ResetCounters();
     if (spec.run_inline) {
@@ -994,7 +970,6 @@ class Benchmark {
   }
 
   void OpenDatabase() {
-    warmed_up_ = false;
     leveldb::Options options = base_options_;
     options.create_if_missing = !FLAGS.use_existing_db;
     Status s = leveldb::DB::Open(options, FLAGS.db, &db_);
@@ -1132,21 +1107,21 @@ class Benchmark {
     thread->stats.AddBytes(bytes);
   }
 
-  // Point lookups of keys drawn by `pick`, appending `suffix` to each key.
   static leveldb::ReadOptions BenchReadOptions() {
     leveldb::ReadOptions options;
     options.fill_cache = FLAGS.fill_cache;
     return options;
   }
 
-  void DoReads(ThreadState* thread, const std::function<uint64_t()>& pick,
-               const char* suffix) {
+  // Point lookups of keys uniform in [0, range), `suffix` appended to each.
+  void DoReads(ThreadState* thread, uint32_t range, const char* suffix) {
     const leveldb::ReadOptions options = BenchReadOptions();
     std::string value;
     KeyFormatter key;
     int64_t found = 0;
     for (int64_t i = 0; i < reads_; i++) {
-      Status s = db_->Get(options, AsSlice(key.Set(pick(), suffix)), &value);
+      const uint64_t k = range > 0 ? thread->rng.Uniform(range) : 0;
+      Status s = db_->Get(options, AsSlice(key.Set(k, suffix)), &value);
       if (s.ok()) {
         found++;
       } else if (!s.IsNotFound()) {
@@ -1158,21 +1133,12 @@ class Benchmark {
                              std::to_string(reads_) + " found)");
   }
 
-  void ReadRandom(ThreadState* thread) {
-    DoReads(
-        thread, [this, thread] { return RandomKey(thread); }, "");
-  }
-
-  void ReadMissing(ThreadState* thread) {
-    DoReads(
-        thread, [this, thread] { return RandomKey(thread); }, ".");
-  }
-
+  static uint32_t KeySpace() { return static_cast<uint32_t>(FLAGS.num); }
+  void ReadRandom(ThreadState* thread) { DoReads(thread, KeySpace(), ""); }
+  void ReadMissing(ThreadState* thread) { DoReads(thread, KeySpace(), "."); }
   // Reads confined to the first 1% of the key space.
   void ReadHot(ThreadState* thread) {
-    const uint32_t range = static_cast<uint32_t>((FLAGS.num + 99) / 100);
-    DoReads(
-        thread, [thread, range] { return thread->rng.Uniform(range); }, "");
+    DoReads(thread, (KeySpace() + 99) / 100, "");
   }
 
   void SeekRandom(ThreadState* thread) {
@@ -1302,56 +1268,30 @@ class Benchmark {
     latest_inserts_ += inserts;
   }
 
+  // The sampler in *slot, built by the first thread that asks for it.
+  template <typename T, typename... Args>
+  static const T& Shared(std::once_flag* once, std::unique_ptr<T>* slot,
+                         Args... args) {
+    std::call_once(*once, [&] { *slot = std::make_unique<T>(args...); });
+    return **slot;
+  }
+
   const ScrambledZipfian& Zipf() {
-    std::call_once(zipf_once_, [this] {
-      zipf_ = std::make_unique<ScrambledZipfian>(
-          static_cast<uint64_t>(FLAGS.num), FLAGS.zipf);
-    });
-    return *zipf_;
+    return Shared(&zipf_once_, &zipf_, Num(), FLAGS.zipf);
   }
 
   // The unscrambled Zipfian over [0, num): ordered_zipf, and the start of
   // readlatest's recency sampler.
   const zipf_keys::Zipfian& OrderedZipf() {
-    std::call_once(ordered_zipf_once_, [this] {
-      ordered_zipf_ = std::make_unique<zipf_keys::Zipfian>(
-          static_cast<uint64_t>(FLAGS.num), FLAGS.zipf);
-    });
-    return *ordered_zipf_;
+    return Shared(&ordered_zipf_once_, &ordered_zipf_, Num(), FLAGS.zipf);
   }
 
   const zipf_keys::Hotspot& HotspotDist() {
-    std::call_once(hotspot_once_, [this] {
-      hotspot_ = std::make_unique<zipf_keys::Hotspot>(
-          static_cast<uint64_t>(FLAGS.num), FLAGS.hot_data_fraction,
-          FLAGS.hot_op_fraction, FLAGS.hot_range_start);
-    });
-    return *hotspot_;
+    return Shared(&hotspot_once_, &hotspot_, Num(), FLAGS.hot_data_fraction,
+                  FLAGS.hot_op_fraction, FLAGS.hot_range_start);
   }
 
-  // Unmeasured Gets for absent keys at evenly spaced points of the key
-  // space: each probes every level, so the tables get opened (and their
-  // index and filter blocks loaded) before the first measured read.
-  void Warmup() {
-    if (FLAGS.warmup_reads <= 0 || warmed_up_) return;
-    warmed_up_ = true;
-    const leveldb::ReadOptions options = BenchReadOptions();
-    KeyFormatter key;
-    std::string value;
-    const uint64_t n = static_cast<uint64_t>(FLAGS.warmup_reads);
-    const uint64_t space =
-        static_cast<uint64_t>(std::max<int64_t>(FLAGS.num, 1));
-    const double start = NowMicros();
-    for (uint64_t i = 0; i < n; i++) {
-      Status s =
-          db_->Get(options, AsSlice(key.Set(i * space / n, ".")), &value);
-      if (!s.ok() && !s.IsNotFound()) Fail("warmup get", s);
-    }
-    std::fprintf(stdout,
-                 "warmup: %" PRIu64
-                 " absent-key Gets in %.1f s (not measured)\n",
-                 n, (NowMicros() - start) * 1e-6);
-  }
+  static uint64_t Num() { return static_cast<uint64_t>(FLAGS.num); }
 
   // Thread 0 writes random keys until every reader has finished; only the
   // readers' figures are reported.
@@ -1375,13 +1315,19 @@ class Benchmark {
 
   // ---- Whole-database operations (main thread) ----
 
-  void Compact(ThreadState*) {
+  // Reports fn(), run on the main thread, as one operation of `name`.
+  template <typename Fn>
+  static void TimeOnce(const char* name, const Fn& fn) {
     Stats stats;
     stats.Start();
-    db_->CompactRange(nullptr, nullptr);
+    fn();
     stats.FinishedOps(1);
     stats.Stop();
-    stats.Report("compact");
+    stats.Report(name);
+  }
+
+  void Compact(ThreadState*) {
+    TimeOnce("compact", [this] { db_->CompactRange(nullptr, nullptr); });
   }
 
   // Waits until background compactions are over: for two seconds the
@@ -1390,8 +1336,10 @@ class Benchmark {
   // the background (a compaction longer than that still reads its inputs).
   // Public API only, so upstream's twin settles the same way.
   void Settle(ThreadState*) {
-    Stats stats;
-    stats.Start();
+    TimeOnce("settle", [this] { WaitQuiet(); });
+  }
+
+  void WaitQuiet() {
     std::string last;
     uint64_t last_reads = env_.counters()->background_reads.load();
     int quiet_polls = 0;
@@ -1404,9 +1352,6 @@ class Benchmark {
       last.swap(now);
       last_reads = reads;
     }
-    stats.FinishedOps(1);
-    stats.Stop();
-    stats.Report("settle");
   }
 
   void PrintProperty(const char* property) {
@@ -1556,36 +1501,24 @@ class Benchmark {
   }
 
   // Sum of the standard filter blocks of the live tables (those of the
-  // current version, from "leveldb.sstables"): the filter memory of a DB
-  // whose tables are all open. Files a running compaction is writing or has
-  // just made obsolete are not counted. Falls back to every table file of
-  // the directory if the property cannot be read.
+  // current version, from "leveldb.sstables", which both libraries have):
+  // the filter memory of a DB whose tables are all open. Files a running
+  // compaction is writing or has just made obsolete are not counted.
   void MeasureFilterBlocks(std::map<std::string, uint64_t>* bytes_by_name,
                            uint64_t* tables, uint64_t* skipped) {
     leveldb::Env* env = leveldb::Env::Default();  // not counted
     *tables = 0;
     *skipped = 0;
-    std::vector<std::string> paths;
     std::string listing;
-    if (db_->GetProperty("leveldb.sstables", &listing)) {
-      for (uint64_t number : LiveTableNumbers(listing)) {
-        char name[64];
-        std::snprintf(name, sizeof(name), "/%06" PRIu64 ".ldb", number);
-        std::string path = FLAGS.db + name;
-        if (!env->FileExists(path)) {
-          std::snprintf(name, sizeof(name), "/%06" PRIu64 ".sst", number);
-          path = FLAGS.db + name;
-        }
-        paths.push_back(path);
+    db_->GetProperty("leveldb.sstables", &listing);
+    for (uint64_t number : LiveTableNumbers(listing)) {
+      char name[64];
+      std::snprintf(name, sizeof(name), "/%06" PRIu64 ".ldb", number);
+      std::string path = FLAGS.db + name;
+      if (!env->FileExists(path)) {
+        std::snprintf(name, sizeof(name), "/%06" PRIu64 ".sst", number);
+        path = FLAGS.db + name;
       }
-    } else {
-      std::vector<std::string> children;
-      if (!env->GetChildren(FLAGS.db, &children).ok()) return;
-      for (const std::string& child : children) {
-        if (bench::IsTableFile(child)) paths.push_back(FLAGS.db + "/" + child);
-      }
-    }
-    for (const std::string& path : paths) {
       if (FilterBlockBytes(env, path, bytes_by_name)) {
         ++*tables;
       } else {
@@ -1856,7 +1789,6 @@ class Benchmark {
   const leveldb::FilterPolicy* const filter_policy_;
   CountingEnv env_;  // must outlive db_
   leveldb::DB* db_ = nullptr;
-  bool warmed_up_ = false;  // Warmup() done on the open database
   LiveKeys live_keys_;
 
   // Table reads of the last benchmark run on threads.

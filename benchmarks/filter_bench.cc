@@ -155,9 +155,14 @@ std::vector<std::string> BuildBloom(const std::vector<uint64_t>& hashes,
   return out;
 }
 
-}  // namespace
-
-namespace {
+std::vector<leveldb::RibbonUnitView> Views(
+    const std::vector<std::string>& units) {
+  std::vector<leveldb::RibbonUnitView> views(units.size());
+  for (size_t u = 0; u < units.size(); ++u) {
+    if (!leveldb::DecodeRibbonUnit(units[u], &views[u])) std::abort();
+  }
+  return views;
+}
 
 // 1. Memory, attempts and build time per segment size.
 void MemoryTable(const Flags& f) {
@@ -252,10 +257,6 @@ void WidthTable(const Flags& f) {
   std::printf("\n");
 }
 
-}  // namespace
-
-namespace {
-
 // A Bloom unit copied into 8-byte aligned memory and decoded once, as the
 // filter layer's loader keeps it.
 struct BloomUnit {
@@ -282,19 +283,13 @@ struct Segments {
 
 Segments BuildSegments(size_t segments) {
   Segments out;
-  out.ribbon_bytes.resize(segments);
-  out.ribbon.resize(segments);
   for (size_t s = 0; s < segments; ++s) {
     const std::vector<uint64_t> hashes =
         KeyHashes(kPresentTag + s, kSegmentKeys);
-    out.ribbon_bytes[s] = BuildRibbon(hashes, {kPlanesPerUnit, 1})[0];
+    out.ribbon_bytes.push_back(BuildRibbon(hashes, {kPlanesPerUnit, 1})[0]);
     out.bloom.push_back(LoadBloom(BuildBloom(hashes, 1)[0]));
   }
-  for (size_t s = 0; s < segments; ++s) {
-    if (!leveldb::DecodeRibbonUnit(out.ribbon_bytes[s], &out.ribbon[s])) {
-      std::abort();
-    }
-  }
+  out.ribbon = Views(out.ribbon_bytes);
   return out;
 }
 
@@ -384,10 +379,6 @@ void ProbeTable(const Flags& f) {
   std::printf("\n");
 }
 
-}  // namespace
-
-namespace {
-
 // Units 0, 1, ... a key passes before the first that rejects it.
 int RibbonPasses(const std::vector<leveldb::RibbonUnitView>& views,
                  uint64_t h) {
@@ -406,15 +397,6 @@ int BloomPasses(const std::vector<BloomUnit>& units, uint64_t h) {
     ++k;
   }
   return k;
-}
-
-std::vector<leveldb::RibbonUnitView> Views(
-    const std::vector<std::string>& units) {
-  std::vector<leveldb::RibbonUnitView> views(units.size());
-  for (size_t u = 0; u < units.size(); ++u) {
-    if (!leveldb::DecodeRibbonUnit(units[u], &views[u])) std::abort();
-  }
-  return views;
 }
 
 // at_least[j]: keys that passed the first j units (from per-key counts).
@@ -478,11 +460,8 @@ void CountProbes(const Flags& f) {
   const std::vector<uint64_t> keys = KeyHashes(kPresentTag, kSegmentKeys);
   const std::vector<std::string> ribbon_bytes =
       BuildRibbon(keys, {kPlanesPerUnit, static_cast<int>(f.units)});
-  std::vector<leveldb::RibbonUnitView> ribbon(f.units);
+  const std::vector<leveldb::RibbonUnitView> ribbon = Views(ribbon_bytes);
   std::vector<BloomUnit> bloom;
-  for (int u = 0; u < f.units; ++u) {
-    if (!leveldb::DecodeRibbonUnit(ribbon_bytes[u], &ribbon[u])) std::abort();
-  }
   for (const std::string& unit : BuildBloom(keys, f.units)) {
     bloom.push_back(LoadBloom(unit));
   }
@@ -508,10 +487,6 @@ void CountProbes(const Flags& f) {
   std::printf("%s: %" PRIu64 " probes, %" PRIu64 " hits\n", f.kind.c_str(),
               static_cast<uint64_t>(f.count_probes), hits);
 }
-
-}  // namespace
-
-namespace {
 
 // --micro: the Bloom unit's hot paths under Google Benchmark.
 void BM_KeyHash64_16B(benchmark::State& state) {

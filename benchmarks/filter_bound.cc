@@ -1,69 +1,28 @@
 // filter_bound: the fewest I/Os per Get that any placement of filter memory
 // over segments can give on the read-path protocol (db_bench readzipf), to
-// judge measured results and targets against what is possible at all.
+// judge measured results and targets against what is possible at all
+// (docs/evaluation.md, "What the targets allow").
 //
-// Why it is a bound. Lookups are independent draws from a fixed
-// distribution, so whatever filters are in memory when a Get arrives were
-// chosen without knowing its key; the expected waste of that Get is at
-// least the minimum, over all placements within the budget, of the expected
-// waste. The tree is given as the share of the keys each level holds, top
-// to bottom (--levels); each level holds a random subset of the keys
-// (fillunique writes in random order) cut into segments of --segment_keys
-// keys, and covers the whole key space. A lookup probes one segment per
-// level: for an absent key every level, for a present key the levels above
-// its own. Level 0 counted as one level (fewer probes than several files)
-// keeps the bound a bound.
+// Why it is a bound: lookups are independent draws from a fixed
+// distribution, so the filters in memory when a Get arrives were chosen
+// without knowing its key; its expected waste is at least the minimum, over
+// all placements within the budget, of the expected waste. Level 0 counted
+// as one level (fewer probes than several files) keeps the bound a bound.
 //
-// Waste of a probe of segment s for an absent key: the false-positive rate
-// of the filter bits s holds. Four filter models, each minimised exactly:
-//   units:   whole units of --bits_per_unit bits per key, FPR r^k with r the
-//            fork's unit FPR (what ElasticBF can do; greedy on marginal gain
-//            per byte is optimal because the gains fall with k);
-//   ribbon:  whole Ribbon units (table/elastic/ribbon_unit.h) of
-//            --bits_per_unit planes, FPR 2^-(k * planes), each costing its
-//            real encoded size for the segment's key count (RibbonUnitSize;
-//            same greedy);
-//   bloom:   any real number of Bloom bits per key, FPR 0.6185^b (water
-//            filling on the Lagrangian);
-//   ideal:   any filter at all, FPR 2^-b (the information-theoretic limit).
-// The budget, in bits per live key, is shared by all segments; every unit
-// has the same size (every segment holds the same number of keys), so one
-// greedy pass over all segments of all levels is optimal.
+// The waste of a probe of segment s for an absent key is the false-positive
+// rate of the filter bits s holds, under four models, each minimised
+// exactly: whole Bloom units (FPR r^k; greedy on marginal gain per byte is
+// optimal because the gains fall with k), whole Ribbon units charged their
+// real size (same greedy), any real number of Bloom bits per key (water
+// filling on the Lagrangian) and any filter (2^-b). In the model every
+// segment holds --segment_keys keys, so one greedy pass over all segments
+// is optimal; from a database (--db, --ycsb_db) segments differ and the
+// unit bounds are the LP relaxation, still a bound.
 //
-// Key probabilities: the exact ScrambledZipfian of zipf_keys.h (YCSB's
-// item space of 10^10 ranks, FNV-scrambled modulo the key count). Ranks
-// below --exact_ranks are summed per key exactly; the remaining mass is
-// spread evenly (those ranks land on every key hundreds of times).
-//
-// --db=DIR takes the tree from a database instead of a model of it: the
-// real tables, their real key ranges (an upper level rarely covers the
-// whole key space) and their real segments (a table written without
-// ElasticBF, as by stock LevelDB, is cut by key count; CutByKeyCount).
-// --key_format says who wrote
-// it: "ycsb" (benchmarks/ycsb: keys "user" + 20 digits of
-// FnvHash64(record), records drawn by its ScrambledZipfianGenerator,
-// absent keys with "~" appended; --ycsb_db=DIR is short for both flags) or
-// "readzipf" (db_bench's fillunique/readzipf, zipf_keys.h). A lookup
-// probes, in a Get's search order, every table whose key range holds its
-// key, in the segment the index leads to, until the table holding the
-// key. By default only absent lookups are counted, so present ones waste
-// nothing: a bound for mixed runs too, where hot keys are found in the
-// memtable; --absent_only=0 counts present ones as well (read-only runs).
-// Segments hold different key counts there, so the unit bound is the
-// fractional (LP) relaxation, still a bound.
-//
-// --key_dist changes the key probabilities (docs/workloads.md), the same
-// for the model tree and for both key formats, as key index or record
-// number k: "zipf" (the default, above), "ordered_zipf" (db_bench's
-// ordered Zipfian, YCSB's orderedzipfian: the Zipfian sampler's law over
-// ranks, key k of rank k), "hotspot" (--hot_data_fraction of the keys from
-// --hot_range_start on get --hot_op_fraction of the lookups; YCSB's hot set
-// starts at 0) and "latest" (key k of rank n - 1 - k). For "latest" on a
-// database, n is one more than the largest key number of its tables when
-// the keys tell it (readzipf keys, YCSB keys with --ycsb_insertorder=
-// ordered), else --num: the bound for that snapshot of the tree, as its
-// newest key stays the hottest until the next insert. YCSB keys are
-// hashed by default; --ycsb_insertorder=ordered names them by number.
+// Key probabilities: ranks of the scrambled Zipfian below --exact_ranks are
+// summed per key exactly; the remaining mass is spread evenly (those ranks
+// land on every key hundreds of times). --key_dist gives the key-range
+// locality distributions of docs/workloads.md.
 #include <algorithm>
 #include <array>
 #include <cinttypes>
@@ -116,18 +75,12 @@ struct Flags {
   int units_per_segment = 6;
   uint64_t exact_ranks = 200000000;
   std::vector<double> budgets = {4, 6.02};
-  // Count only the probes of absent lookups. Present keys then waste
-  // nothing, which keeps the result a bound on any workload whose present
-  // keys may be found early (in a mixed run the hottest ones are in the
-  // memtable), at the price of being looser.
+  // Present keys then waste nothing: a bound on any workload whose present
+  // keys may be found early (in the memtable), if a looser one.
   bool absent_only = false;
   bool absent_only_given = false;
-  // A database to take the tree from (absent lookups only unless
-  // --absent_only=0 is given), and the workload that wrote it: "ycsb" or
-  // "readzipf".
-  std::string db;
-  std::string key_format = "ycsb";
-  // Key-range locality (--key_dist and its parameters).
+  std::string db;                   // take the tree from this database
+  std::string key_format = "ycsb";  // who wrote it: ycsb or readzipf
   zipf_keys::KeyDist key_dist = zipf_keys::KeyDist::kZipf;
   double hot_data_fraction = 0.2;
   double hot_op_fraction = 0.8;
@@ -411,6 +364,22 @@ bool KeyNumber(const Flags& f, const leveldb::Slice& key, uint64_t* number) {
   return ParseU64(digits, number);
 }
 
+// The live tables of each level, as the MANIFEST lists them (the directory
+// may hold leftovers of an interrupted compaction). Only reads.
+std::vector<std::vector<leveldb::FileMetaData*>> LiveTables(
+    const std::string& db, leveldb::VersionSet* versions) {
+  bool save_manifest = false;
+  const leveldb::Status s = versions->Recover(&save_manifest);
+  if (!s.ok()) DbFail(db, s);
+  std::vector<std::vector<leveldb::FileMetaData*>> levels(
+      leveldb::config::kNumLevels);
+  for (int level = 0; level < leveldb::config::kNumLevels; ++level) {
+    versions->current()->GetOverlappingInputs(level, nullptr, nullptr,
+                                              &levels[level]);
+  }
+  return levels;
+}
+
 // For "latest" on a database: the key count of the tree, one more than the
 // largest key number of its live tables (the MANIFEST says which; nothing
 // else is read). Keeps f->num when the keys do not name their numbers.
@@ -420,14 +389,9 @@ void TakeKeyCountFromDb(Flags* f) {
   options.comparator = &icmp;
   leveldb::TableCache cache(f->db, options, 16);
   leveldb::VersionSet versions(f->db, &options, &cache, &icmp);
-  bool save_manifest = false;
-  leveldb::Status s = versions.Recover(&save_manifest);
-  if (!s.ok()) DbFail(f->db, s);
   uint64_t largest = 0;
   bool any = false;
-  for (int level = 0; level < leveldb::config::kNumLevels; ++level) {
-    std::vector<leveldb::FileMetaData*> files;
-    versions.current()->GetOverlappingInputs(level, nullptr, nullptr, &files);
+  for (const auto& files : LiveTables(f->db, &versions)) {
     for (const leveldb::FileMetaData* file : files) {
       uint64_t number = 0;
       if (!KeyNumber(*f, file->largest.user_key(), &number)) {
@@ -486,12 +450,9 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
   mo.background_thread = false;
   leveldb::MQSchedule layer(mo);
   leveldb::TableCache cache(f.db, options, 16, &layer);
-  // The live tables, as the MANIFEST lists them (the directory may hold
-  // leftovers of an interrupted compaction). Only reads.
   leveldb::VersionSet versions(f.db, &options, &cache, &icmp);
-  bool save_manifest = false;
-  leveldb::Status s = versions.Recover(&save_manifest);
-  if (!s.ok()) DbFail(f.db, s);
+  std::vector<std::vector<leveldb::FileMetaData*>> levels =
+      LiveTables(f.db, &versions);
   // Search order of a Get: level-0 files newest first, then one table per
   // level. rank: that order, the same for every table of a level >= 1.
   // Its segments' key ranges start at its smallest key and end at its
@@ -513,8 +474,7 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
     }
   };
   std::vector<Live> live;
-  std::vector<leveldb::FileMetaData*> level0;
-  versions.current()->GetOverlappingInputs(0, nullptr, nullptr, &level0);
+  std::vector<leveldb::FileMetaData*>& level0 = levels[0];
   std::sort(level0.begin(), level0.end(),
             [](const leveldb::FileMetaData* a, const leveldb::FileMetaData* b) {
               return a->number > b->number;
@@ -523,10 +483,7 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
     live.push_back({level0[i], static_cast<int>(i), {}, 0});
   }
   for (int level = 1; level < leveldb::config::kNumLevels; ++level) {
-    std::vector<leveldb::FileMetaData*> in_level;
-    versions.current()->GetOverlappingInputs(level, nullptr, nullptr,
-                                             &in_level);
-    for (const leveldb::FileMetaData* file : in_level) {
+    for (const leveldb::FileMetaData* file : levels[level]) {
       live.push_back(
           {file, static_cast<int>(level0.size()) + level - 1, {}, 0});
     }
@@ -559,8 +516,8 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
     }
     if (!it->status().ok()) DbFail(path, it->status());
     if (user_keys.empty()) continue;
-    s = cache.GetSegmentKeyRanges(number, size, user_keys.front(),
-                                  user_keys.back(), &t.ranges);
+    const leveldb::Status s = cache.GetSegmentKeyRanges(
+        number, size, user_keys.front(), user_keys.back(), &t.ranges);
     if (!s.ok()) DbFail(path, s);
     if (t.ranges.empty()) {
       t.ranges = CutByKeyCount(user_keys, f.segment_keys);

@@ -1,20 +1,7 @@
-// The read-path evaluation workload, shared by db_bench (both builds) and
-// benchmarks/rocksdb_bench/rocksdb_readpath so that every system sees the
-// very same keys, values and lookups.
-//
-// It uses no database API at all (only the standard library):
-//   * keys: decimal numbers zero-padded to 16 bytes (KeyFormatter); an
-//     absent key is a written key plus kAbsentSuffix, which sorts between
-//     it and the next key and is never written;
-//   * values: cut from a pool that compresses to a given ratio
-//     (ValueSource);
-//   * fillunique: every key of [0, n) once, in a seeded random order
-//     (UniqueKeyOrder);
-//   * readzipf: YCSB's scrambled Zipfian key choice (ScrambledZipfian), half
-//     of the lookups (or any share) for absent keys (NextZipfLookup);
-//   * key-range locality (db_bench --key_dist): the unscrambled Zipfian
-//     (Zipfian: hot keys first in key order, or last for "latest") and
-//     YCSB's hotspot (Hotspot: one contiguous hot range).
+// The read-path evaluation workload (keys, values, fillunique's order,
+// readzipf's lookups and the key-range locality distributions), shared by
+// db_bench (both builds), rocksdb_readpath and filter_bound so that every
+// system sees the very same keys, values and lookups. Standard library only.
 #ifndef STORAGE_LEVELDB_BENCHMARKS_ZIPF_KEYS_H_
 #define STORAGE_LEVELDB_BENCHMARKS_ZIPF_KEYS_H_
 
@@ -316,15 +303,14 @@ class Hotspot {
 // The key distributions of readzipf (db_bench --key_dist) and filter_bound.
 enum class KeyDist { kZipf, kOrderedZipf, kHotspot, kLatest };
 
+// The names of KeyDist's values, in their order.
+inline constexpr const char* kKeyDistNames[] = {"zipf", "ordered_zipf",
+                                                "hotspot", "latest"};
+
 inline bool ParseKeyDist(std::string_view name, KeyDist* dist) {
-  static constexpr std::pair<const char*, KeyDist> kNames[] = {
-      {"zipf", KeyDist::kZipf},
-      {"ordered_zipf", KeyDist::kOrderedZipf},
-      {"hotspot", KeyDist::kHotspot},
-      {"latest", KeyDist::kLatest}};
-  for (const auto& [text, value] : kNames) {
-    if (name == text) {
-      *dist = value;
+  for (size_t i = 0; i < std::size(kKeyDistNames); i++) {
+    if (name == kKeyDistNames[i]) {
+      *dist = static_cast<KeyDist>(i);
       return true;
     }
   }
@@ -332,17 +318,7 @@ inline bool ParseKeyDist(std::string_view name, KeyDist* dist) {
 }
 
 inline const char* KeyDistName(KeyDist dist) {
-  switch (dist) {
-    case KeyDist::kZipf:
-      return "zipf";
-    case KeyDist::kOrderedZipf:
-      return "ordered_zipf";
-    case KeyDist::kHotspot:
-      return "hotspot";
-    case KeyDist::kLatest:
-      return "latest";
-  }
-  return "?";
+  return kKeyDistNames[static_cast<int>(dist)];
 }
 
 // Probability of every key of [0, n) under the unscrambled Zipfian sampler

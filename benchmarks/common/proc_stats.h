@@ -1,33 +1,18 @@
-// Counters the kernel keeps per thread and per process, read from /proc
-// and getrusage, the same for every storage library whatever its Env:
-// proc_io (read syscalls and storage reads) and proc_cpu (CPU time and
-// runqueue wait).
+// Counters the kernel keeps per thread and per process, the same for every
+// storage library whatever its Env (Linux only; elsewhere, or without
+// CONFIG_TASK_IO_ACCOUNTING or schedstats, snapshots are invalid).
 //
-// proc_io: read-syscall and storage-read counts from Linux's per-task I/O
-// accounting
-// (/proc/thread-self/io for the calling thread, /proc/self/io for the whole
-// process), shared by db_bench and rocksdb_readpath: the same count for
-// every system, whatever its Env or file layer.
+// proc_io: Linux's per-task I/O accounting (/proc/thread-self/io,
+// /proc/self/io): syscr counts read system calls, read_bytes what was
+// fetched from storage (direct reads included, page-cache hits not). A
+// snapshot is itself one read(2), counted after the text is produced;
+// SnapshotOverhead() measures what a before/after pair adds.
 //
-//   syscr       read system calls (read, pread64, readv, ...) completed
-//   read_bytes  bytes the task caused to be fetched from the storage layer
-//               (direct reads included; page-cache hits are not)
-//
-// Taking a snapshot is itself one read(2) of the proc file, which the
-// kernel counts after it has produced the text; SnapshotOverhead()
-// measures what a before/after pair adds so that callers can remove it.
-// Needs CONFIG_TASK_IO_ACCOUNTING; without it every snapshot is invalid.
-//
-// proc_cpu: CPU time of the calling thread, split into user and kernel time
-// (getrusage(RUSAGE_THREAD)), and the time it spent runnable but waiting
-// for a CPU (second field of /proc/thread-self/schedstat). A benchmark
-// takes one snapshot before and one after its work: the differences say
-// how much of an operation's latency was the thread's own computing, how
-// much queueing for a CPU, and (the rest of the wall time) waiting for I/O.
-// The total CPU time is exact; the kernel splits it into user and kernel
-// time by sampling at scheduler ticks, so the split means something over
-// seconds, not milliseconds. Linux only; elsewhere, or without schedstats,
-// the snapshot is invalid.
+// proc_cpu: the calling thread's user and kernel time (getrusage) and its
+// time runnable but waiting for a CPU (/proc/thread-self/schedstat), so
+// that an operation's latency splits into computing, queueing for a CPU
+// and (the rest) waiting for I/O. The kernel splits user from kernel time
+// by sampling at ticks: the split means something over seconds only.
 #ifndef LEVELDB_BENCHMARKS_COMMON_PROC_STATS_H_
 #define LEVELDB_BENCHMARKS_COMMON_PROC_STATS_H_
 

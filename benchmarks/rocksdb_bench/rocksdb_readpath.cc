@@ -1,40 +1,15 @@
 // rocksdb_readpath: RocksDB's side of the read-path evaluation
-// (scripts/eval_readpath.sh, docs/evaluation-readpath.md).
+// (scripts/eval_readpath.sh, docs/evaluation-readpath.md): db_bench's
+// fillunique, settle and readzipf against RocksDB (Debian's librocksdb-dev)
+// with the very same workload code (zipf_keys.h), threads, seeds and kernel
+// I/O counts (common/proc_stats.h), so equal flags give equal writes and
+// lookups. RocksDB settings: leveled compaction, filters of --bloom_bits
+// bits per key held by the table readers, full Bloom or Ribbon on every
+// level (RocksDB reads Ribbon's bits as Bloom-equivalent), no block cache
+// unless --fill_cache, direct reads, all tables open, snappy, 4 KiB blocks.
 //
-// It runs db_bench's protocol against RocksDB (Debian's librocksdb-dev,
-// 7.8) with the very same workload code (zipf_keys.h) and the same kernel
-// I/O counts (common/proc_stats.h):
-//   fillunique  every key of [0, --num) once, in the seeded shuffled order,
-//               16-byte keys, values of --value_size bytes compressing to
-//               --compression_ratio; the --threads threads write
-//               contiguous shares of that order;
-//   settle      waits until no flush or compaction is running or pending;
-//   readzipf    each of the --threads threads does --reads Gets of
-//               scrambled-Zipfian keys from its own stream (thread i:
-//               ThreadSeed64(--seed, i)), a share --zero_lookup_ratio of
-//               them for absent keys.
-// Threads, seeds and shares are db_bench's, so equal flags give equal
-// writes and lookups. --use_existing_db=1 skips fillunique and reopens the
-// database as it is.
-// RocksDB settings: leveled compaction, filters of --bloom_bits bits per
-// key held by the table readers (cache_index_and_filter_blocks = false):
-// full Bloom (--filter=bloom) or Ribbon (--filter=ribbon, on every level;
-// RocksDB reads the bits as Bloom-equivalent, i.e. the false-positive rate
-// of a Bloom filter of that many bits, and stores fewer), no block cache
-// (like fill_cache = false), direct reads, all tables open (max_open_files
-// = -1, or --max_open_files), snappy, 4 KiB blocks.
-//
-// Output lines use db_bench's wording, so the same parser reads both:
-//   load: X ops/s
-//   settle       : X micros/op; (...)
-//   readzipf: N lookups (theta T), F found, M not found; A for absent keys
-//     (B of them found); X Gets/s
-//   foreground read syscalls per op: X (...), background read syscalls: Y
-//     (Z MB from storage) [/proc/thread-self/io]
-//   filter blocks in N live table files: B bytes = X bits per live key
-//
-// This program never links or includes LevelDB (neither this fork nor
-// upstream).
+// Output lines use db_bench's wording, so the same parser reads both. This
+// program never links or includes LevelDB (neither this fork nor upstream).
 
 #include <algorithm>
 #include <chrono>  // NOLINT
@@ -56,7 +31,6 @@
 #include "rocksdb/env.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
-#include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/version.h"
@@ -83,7 +57,6 @@ struct Flags {
   int64_t block_size = 4096;
   bool direct_io = true;
   bool fill_cache = false;
-  bool statistics = false;
   bool use_existing_db = false;
   double zipf = 0.99;
   double zero_lookup_ratio = 0.0;
@@ -128,8 +101,6 @@ const std::vector<bench::Flag>& FlagTable() {
        "Options::use_direct_reads"},
       {"fill_cache", FlagType::kBool, &FLAGS.fill_cache,
        "keep a block cache (8 MiB, RocksDB's default) and fill it"},
-      {"statistics", FlagType::kBool, &FLAGS.statistics,
-       "enable rocksdb::Statistics and print Bloom filter tickers"},
       {"use_existing_db", FlagType::kBool, &FLAGS.use_existing_db,
        "open the existing --db (must exist) and skip fillunique"},
       {"zipf", FlagType::kDouble, &FLAGS.zipf, "Zipfian theta, in (0, 1)"},
@@ -208,7 +179,7 @@ struct ThreadResult {
   zipf_keys::LookupCounts lookups;  // readzipf only
 };
 
-// The client threads of one benchmark, merged as db_bench merges them.
+// The client threads of one benchmark together.
 struct RunResult {
   int64_t ops = 0;
   int64_t bytes = 0;
@@ -224,24 +195,8 @@ struct RunResult {
   }
 };
 
-RunResult MergeThreads(const std::vector<ThreadResult>& threads) {
-  RunResult run;
-  double first_start = threads.front().start;
-  double last_finish = threads.front().finish;
-  for (const ThreadResult& t : threads) {
-    run.ops += t.ops;
-    run.bytes += t.bytes;
-    run.lookups.Merge(t.lookups);
-    run.thread_seconds += t.finish - t.start;
-    first_start = std::min(first_start, t.start);
-    last_finish = std::max(last_finish, t.finish);
-  }
-  run.elapsed = last_finish - first_start;
-  return run;
-}
-
 // Runs body(ThreadResult*) on n new client threads (thread i gets tid i);
-// the calling thread only waits.
+// the calling thread only waits. Merged as db_bench merges its threads.
 template <typename Body>
 RunResult RunThreads(int n, Body body) {
   std::vector<ThreadResult> results(static_cast<size_t>(n));
@@ -255,8 +210,19 @@ RunResult RunThreads(int n, Body body) {
         t->finish = NowSeconds();
       },
       [](std::vector<std::thread>&) { return std::unique_ptr<int>(); });
-  RunResult run = MergeThreads(results);
+  RunResult run;
   run.io = clients.Syscalls();
+  double first_start = results.front().start;
+  double last_finish = results.front().finish;
+  for (const ThreadResult& t : results) {
+    run.ops += t.ops;
+    run.bytes += t.bytes;
+    run.lookups.Merge(t.lookups);
+    run.thread_seconds += t.finish - t.start;
+    first_start = std::min(first_start, t.start);
+    last_finish = std::max(last_finish, t.finish);
+  }
+  run.elapsed = last_finish - first_start;
   return run;
 }
 
@@ -340,8 +306,6 @@ class ReadPathBench {
     options.use_direct_reads = FLAGS.direct_io;
     options.compression = FLAGS.compression ? rocksdb::kSnappyCompression
                                             : rocksdb::kNoCompression;
-    if (FLAGS.statistics) statistics_ = rocksdb::CreateDBStatistics();
-    options.statistics = statistics_;
 
     rocksdb::BlockBasedTableOptions table;
     table.block_size = static_cast<size_t>(FLAGS.block_size);
@@ -512,7 +476,6 @@ class ReadPathBench {
     const int64_t reads = FLAGS.reads < 0 ? FLAGS.num : FLAGS.reads;
     const zipf_keys::ScrambledZipfian zipf(static_cast<uint64_t>(FLAGS.num),
                                            FLAGS.zipf);
-    if (statistics_ != nullptr) statistics_->Reset();
     const RunResult run =
         RunThreads(static_cast<int>(FLAGS.threads),
                    [&](ThreadResult* t) { ReadZipfShare(zipf, reads, t); });
@@ -524,7 +487,6 @@ class ReadPathBench {
                 run.ops - run.lookups.found, run.lookups.absent_lookups,
                 run.lookups.absent_found, run.OpsPerSecond());
     proc_io::PrintSyscalls(run.io, run.ops);
-    if (statistics_ != nullptr) PrintBloomTickers();
     ReportMemory("readzipf");
   }
 
@@ -549,18 +511,6 @@ class ReadPathBench {
       t->lookups.Add(s.ok(), lookup.absent);
       t->ops++;
     }
-  }
-
-  void PrintBloomTickers() {
-    using rocksdb::Tickers;
-    std::printf(
-        "bloom: useful %" PRIu64 ", full positive %" PRIu64
-        ", full true positive %" PRIu64 "; block reads (cache miss) %" PRIu64
-        "\n",
-        statistics_->getTickerCount(Tickers::BLOOM_FILTER_USEFUL),
-        statistics_->getTickerCount(Tickers::BLOOM_FILTER_FULL_POSITIVE),
-        statistics_->getTickerCount(Tickers::BLOOM_FILTER_FULL_TRUE_POSITIVE),
-        statistics_->getTickerCount(Tickers::BLOCK_CACHE_DATA_MISS));
   }
 
   // Filter bytes of the live tables (table properties) and what the table
@@ -609,7 +559,6 @@ class ReadPathBench {
   }
 
   std::unique_ptr<rocksdb::DB> db_;
-  std::shared_ptr<rocksdb::Statistics> statistics_;
   uint64_t live_keys_ = 0;
   bool live_keys_known_ = true;
 };

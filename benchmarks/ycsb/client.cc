@@ -132,6 +132,13 @@ void Client::Write(OpType type, const std::string& key,
   if (!s.ok()) stats_.RecordError(type, s.ToString());
 }
 
+void Client::RewriteExisting(OpType type, const std::string& key) {
+  if (ReadExisting(type, key) && DecodeWhole(type, key)) {
+    ApplyUpdate(&fields_);
+    Write(type, key, fields_);
+  }
+}
+
 void Client::LoadRecord(uint64_t key_number) {
   const std::string key = workload_->Key(key_number);
   BuildAllFields(&fields_);
@@ -198,10 +205,7 @@ void Client::DoUpdate() {
     return;
   }
   const uint64_t start = NowNanos();
-  if (ReadExisting(kUpdate, key) && DecodeWhole(kUpdate, key)) {
-    ApplyUpdate(&fields_);
-    Write(kUpdate, key, fields_);
-  }
+  RewriteExisting(kUpdate, key);
   Finish(kUpdate, start);
 }
 
@@ -234,12 +238,7 @@ void Client::DoScan() {
 void Client::DoReadModifyWrite() {
   const std::string key = workload_->Key(NextKeyNumber());
   const uint64_t start = NowNanos();
-  // The record read is the one modified: one Get and one Put.
-  if (ReadExisting(kReadModifyWrite, key) &&
-      DecodeWhole(kReadModifyWrite, key)) {
-    ApplyUpdate(&fields_);
-    Write(kReadModifyWrite, key, fields_);
-  }
+  RewriteExisting(kReadModifyWrite, key);
   Finish(kReadModifyWrite, start);
 }
 

@@ -69,6 +69,8 @@ class Client {
   bool ReadExisting(OpType type, const std::string& key);
   void Write(OpType type, const std::string& key,
              const std::vector<Field>& fields);
+  // One Get and one Put: the record read is the one updated and written.
+  void RewriteExisting(OpType type, const std::string& key);
   void Finish(OpType type, uint64_t start_nanos);
 
   Workload* const workload_;

@@ -1,7 +1,6 @@
 #include "command_line.h"
 
-#include <cerrno>
-#include <cstdlib>
+#include "../common/flags.h"
 
 namespace ycsb {
 
@@ -12,10 +11,8 @@ leveldb::Status MissingValue(const std::string& flag) {
 }
 
 leveldb::Status ParseThreads(const std::string& text, int* threads) {
-  errno = 0;
-  char* end = nullptr;
-  const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || errno != 0 || *end != '\0' || value < 1 || value > 1024) {
+  int64_t value = 0;
+  if (!bench::ParseInt(text, &value) || value < 1 || value > 1024) {
     return leveldb::Status::InvalidArgument(
         "-threads", "expected an integer in [1, 1024], got '" + text + "'");
   }
@@ -106,16 +103,8 @@ const char* UsageText() {
          "                  /tmp/ycsb-leveldb)\n"
          "  -fresh          delete the database before loading\n"
          "\n"
-         "Workload properties follow YCSB's core workload (recordcount,\n"
-         "operationcount, readproportion, updateproportion, "
-         "insertproportion,\n"
-         "scanproportion, readmodifywriteproportion, requestdistribution,\n"
-         "maxscanlength, scanlengthdistribution, fieldcount, fieldlength,\n"
-         "readallfields, writeallfields, insertorder) plus zipfianconstant,\n"
-         "zerolookupproportion, zeropadding, seed and status.interval.\n"
-         "Engine settings are leveldb.* properties (leveldb.elastic_bf,\n"
-         "leveldb.bf_*, leveldb.bloom_bits, leveldb.direct_io, ...); see\n"
-         "docs/ycsb.md.\n";
+         "Workload properties (YCSB's core workload and more) and the\n"
+         "engine's leveldb.* settings: see docs/ycsb.md.\n";
 }
 
 }  // namespace ycsb

@@ -1,6 +1,5 @@
 #include "engine.h"
 
-#include <set>
 #include <sstream>
 
 #include "../common/direct_io_env.h"
@@ -29,17 +28,33 @@ leveldb::Status UpstreamHasNoElasticBF(const std::string& key) {
 }
 #endif
 
-const std::set<std::string>& ElasticKeys() {
-  static const std::set<std::string> keys = {"leveldb.elastic_bf",
-                                             "leveldb.bf_bits_per_unit",
-                                             "leveldb.bf_units",
-                                             "leveldb.bf_memory_bits_per_key",
-                                             "leveldb.bf_memory_budget_bytes",
-                                             "leveldb.bf_segment_bytes",
-                                             "leveldb.bf_lifetime",
-                                             "leveldb.bf_initial_units",
-                                             "leveldb.bf_inherit_hotness"};
-  return keys;
+// The leveldb.bf_* integers; wide ranges, as the library's own validation
+// names the exact limits.
+struct ElasticInt {
+  const char* key;
+  int64_t EngineSpec::*target;
+  int64_t min_value;
+  int64_t max_value;
+};
+constexpr ElasticInt kElasticInts[] = {
+    {"leveldb.bf_bits_per_unit", &EngineSpec::bf_bits_per_unit, INT32_MIN,
+     INT32_MAX},
+    {"leveldb.bf_units", &EngineSpec::bf_units, INT32_MIN, INT32_MAX},
+    {"leveldb.bf_memory_budget_bytes", &EngineSpec::bf_memory_budget_bytes, 0,
+     kMaxSettingBytes},
+    {"leveldb.bf_segment_bytes", &EngineSpec::bf_segment_bytes, 0,
+     kMaxSettingBytes},
+    {"leveldb.bf_lifetime", &EngineSpec::bf_lifetime, 0, INT64_MAX},
+    {"leveldb.bf_initial_units", &EngineSpec::bf_initial_units, INT32_MIN,
+     INT32_MAX},
+};
+
+bool IsElasticKey(const std::string& key) {
+  for (const ElasticInt& entry : kElasticInts) {
+    if (key == entry.key) return true;
+  }
+  return key == "leveldb.elastic_bf" || key == "leveldb.bf_inherit_hotness" ||
+         key == "leveldb.bf_memory_bits_per_key";
 }
 
 leveldb::Status CheckKeys(const Properties& props) {
@@ -47,7 +62,7 @@ leveldb::Status CheckKeys(const Properties& props) {
     const std::string& key = entry.first;
     if (key.compare(0, 8, "leveldb.") != 0) continue;
     if (IsCommonSettingKey(key)) continue;
-    if (ElasticKeys().count(key) == 0) {
+    if (!IsElasticKey(key)) {
       return leveldb::Status::InvalidArgument(
           "unknown property " + key,
           "see docs/ycsb.md for the leveldb.* settings");
@@ -64,36 +79,15 @@ leveldb::Status CheckKeys(const Properties& props) {
 leveldb::Status ParseElastic(const Properties& props, EngineSpec* spec) {
   leveldb::Status s =
       props.GetBool("leveldb.elastic_bf", spec->elastic_bf, &spec->elastic_bf);
-  // Wide ranges here: the library's own validation names the exact limits.
-  if (s.ok()) {
-    s = props.GetInt("leveldb.bf_bits_per_unit", spec->bf_bits_per_unit,
-                     INT32_MIN, INT32_MAX, &spec->bf_bits_per_unit);
-  }
-  if (s.ok()) {
-    s = props.GetInt("leveldb.bf_units", spec->bf_units, INT32_MIN, INT32_MAX,
-                     &spec->bf_units);
+  for (const ElasticInt& e : kElasticInts) {
+    if (!s.ok()) return s;
+    int64_t* target = &(spec->*e.target);
+    s = props.GetInt(e.key, *target, e.min_value, e.max_value, target);
   }
   if (s.ok()) {
     s = props.GetDouble("leveldb.bf_memory_bits_per_key",
                         spec->bf_memory_bits_per_key, -1e9, 1e9,
                         &spec->bf_memory_bits_per_key);
-  }
-  if (s.ok()) {
-    s = props.GetInt("leveldb.bf_memory_budget_bytes",
-                     spec->bf_memory_budget_bytes, 0, kMaxSettingBytes,
-                     &spec->bf_memory_budget_bytes);
-  }
-  if (s.ok()) {
-    s = props.GetInt("leveldb.bf_segment_bytes", spec->bf_segment_bytes, 0,
-                     kMaxSettingBytes, &spec->bf_segment_bytes);
-  }
-  if (s.ok()) {
-    s = props.GetInt("leveldb.bf_lifetime", spec->bf_lifetime, 0, INT64_MAX,
-                     &spec->bf_lifetime);
-  }
-  if (s.ok()) {
-    s = props.GetInt("leveldb.bf_initial_units", spec->bf_initial_units,
-                     INT32_MIN, INT32_MAX, &spec->bf_initial_units);
   }
   if (s.ok()) {
     s = props.GetBool("leveldb.bf_inherit_hotness", spec->bf_inherit_hotness,

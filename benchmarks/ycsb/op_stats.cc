@@ -3,23 +3,9 @@
 namespace ycsb {
 
 const char* OpTypeName(OpType type) {
-  switch (type) {
-    case kInsert:
-      return "INSERT";
-    case kRead:
-      return "READ";
-    case kReadAbsent:
-      return "READ_ABSENT";
-    case kUpdate:
-      return "UPDATE";
-    case kScan:
-      return "SCAN";
-    case kReadModifyWrite:
-      return "READ_MODIFY_WRITE";
-    case kOpTypeCount:
-      break;
-  }
-  return "?";
+  static const char* const kNames[kOpTypeCount] = {
+      "INSERT", "READ", "READ_ABSENT", "UPDATE", "SCAN", "READ_MODIFY_WRITE"};
+  return type < kOpTypeCount ? kNames[type] : "?";
 }
 
 void PhaseStats::RecordError(OpType type, const std::string& message) {

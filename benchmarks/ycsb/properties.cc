@@ -104,40 +104,30 @@ std::string Properties::GetString(const std::string& key,
 leveldb::Status Properties::GetInt(const std::string& key,
                                    int64_t default_value, int64_t min_value,
                                    int64_t max_value, int64_t* result) const {
-  const std::string expected = "an integer in [" + std::to_string(min_value) +
-                               ", " + std::to_string(max_value) + "]";
+  *result = default_value;
   auto it = values_.find(key);
-  if (it == values_.end()) {
-    *result = default_value;
-    return leveldb::Status::OK();
+  if (it == values_.end()) return leveldb::Status::OK();
+  if (!bench::ParseInt(it->second, result) || *result < min_value ||
+      *result > max_value) {
+    return BadValue(key, it->second,
+                    "an integer in [" + std::to_string(min_value) + ", " +
+                        std::to_string(max_value) + "]");
   }
-  const std::string& text = it->second;
-  int64_t parsed = 0;
-  if (!bench::ParseInt(text, &parsed) || parsed < min_value ||
-      parsed > max_value) {
-    return BadValue(key, text, expected);
-  }
-  *result = parsed;
   return leveldb::Status::OK();
 }
 
 leveldb::Status Properties::GetDouble(const std::string& key,
                                       double default_value, double min_value,
                                       double max_value, double* result) const {
-  std::ostringstream expected;
-  expected << "a number in [" << min_value << ", " << max_value << "]";
+  *result = default_value;
   auto it = values_.find(key);
-  if (it == values_.end()) {
-    *result = default_value;
-    return leveldb::Status::OK();
+  if (it == values_.end()) return leveldb::Status::OK();
+  if (!bench::ParseDouble(it->second, result) || *result < min_value ||
+      *result > max_value) {
+    std::ostringstream expected;
+    expected << "a number in [" << min_value << ", " << max_value << "]";
+    return BadValue(key, it->second, expected.str());
   }
-  const std::string& text = it->second;
-  double parsed = 0;
-  if (!bench::ParseDouble(text, &parsed) || parsed < min_value ||
-      parsed > max_value) {
-    return BadValue(key, text, expected.str());
-  }
-  *result = parsed;
   return leveldb::Status::OK();
 }
 

@@ -90,12 +90,14 @@ std::string FieldName(int index) { return "field" + std::to_string(index); }
 
 void EncodeRecord(const std::vector<Field>& fields, std::string* out) {
   out->clear();
+  auto put = [out](const std::string& bytes) {
+    PutVarint32(static_cast<uint32_t>(bytes.size()), out);
+    out->append(bytes);
+  };
   PutVarint32(static_cast<uint32_t>(fields.size()), out);
   for (const Field& field : fields) {
-    PutVarint32(static_cast<uint32_t>(field.first.size()), out);
-    out->append(field.first);
-    PutVarint32(static_cast<uint32_t>(field.second.size()), out);
-    out->append(field.second);
+    put(field.first);
+    put(field.second);
   }
 }
 
@@ -122,15 +124,6 @@ bool FindField(std::string_view value, std::string_view name,
     }
   }
   return false;
-}
-
-int CountFields(std::string_view value) {
-  FieldReader reader(value);
-  std::string_view name;
-  std::string_view field_value;
-  int count = 0;
-  while (reader.Next(&name, &field_value)) ++count;
-  return reader.Complete() ? count : -1;
 }
 
 }  // namespace ycsb

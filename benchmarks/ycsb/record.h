@@ -45,9 +45,6 @@ bool DecodeRecord(std::string_view value, std::vector<Field>* fields);
 bool FindField(std::string_view value, std::string_view name,
                std::string* field_value);
 
-// Counts the fields of a well-formed record; -1 if malformed.
-int CountFields(std::string_view value);
-
 }  // namespace ycsb
 
 #endif  // LEVELDB_BENCHMARKS_YCSB_RECORD_H_

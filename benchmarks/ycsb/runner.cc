@@ -108,7 +108,7 @@ void RunPhase(const std::string& name, uint64_t total_operations, int phase,
               const PhaseOptions& options,
               const std::function<void(Client*, int)>& body,
               PhaseResult* result) {
-  const int threads = options.threads < 1 ? 1 : options.threads;
+  const int threads = std::max(options.threads, 1);
   ClientList clients;
   for (int i = 0; i < threads; ++i) {
     clients.push_back(std::make_unique<Client>(workload, database, phase, i));
@@ -189,7 +189,7 @@ std::string Microseconds(double nanos) {
 void RunLoadPhase(Workload* workload, Database* database,
                   const PhaseOptions& options, PhaseResult* result) {
   const uint64_t records = static_cast<uint64_t>(workload->spec().record_count);
-  const int threads = options.threads < 1 ? 1 : options.threads;
+  const int threads = std::max(options.threads, 1);
   RunPhase(
       "load", records, 0, workload, database, options,
       [records, threads](Client* client, int thread) {
@@ -205,13 +205,15 @@ void RunTransactionPhase(Workload* workload, Database* database,
                          const PhaseOptions& options, PhaseResult* result) {
   const uint64_t operations =
       static_cast<uint64_t>(workload->spec().operation_count);
-  const int threads = options.threads < 1 ? 1 : options.threads;
+  const int threads = std::max(options.threads, 1);
   RunPhase(
       "run", operations, 1, workload, database, options,
       [operations, threads](Client* client, int thread) {
-        const uint64_t count = PartBegin(operations, threads, thread + 1) -
-                               PartBegin(operations, threads, thread);
-        for (uint64_t i = 0; i < count; ++i) client->DoTransaction();
+        const uint64_t end = PartBegin(operations, threads, thread + 1);
+        for (uint64_t i = PartBegin(operations, threads, thread); i < end;
+             ++i) {
+          client->DoTransaction();
+        }
       },
       result);
 }

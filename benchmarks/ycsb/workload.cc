@@ -15,12 +15,9 @@ Workload::Workload(const WorkloadSpec& spec)
     item_space_zetan_ =
         ScrambledZipfianGenerator::ItemSpaceZeta(spec_.zipfian_constant);
   }
-  if (spec_.request_distribution == Distribution::kLatest) {
-    latest_zetan_ = ZetaApproximate(static_cast<uint64_t>(spec_.record_count),
-                                    spec_.zipfian_constant);
-  }
-  if (spec_.request_distribution == Distribution::kOrderedZipfian) {
-    ordered_zetan_ = ZetaApproximate(static_cast<uint64_t>(spec_.record_count),
+  if (spec_.request_distribution == Distribution::kLatest ||
+      spec_.request_distribution == Distribution::kOrderedZipfian) {
+    records_zetan_ = ZetaApproximate(static_cast<uint64_t>(spec_.record_count),
                                      spec_.zipfian_constant);
   }
   if (spec_.scan_length_distribution == Distribution::kZipfian) {
@@ -51,7 +48,7 @@ std::unique_ptr<NumberGenerator> Workload::NewKeyChooser() const {
     }
     case Distribution::kLatest:
       return std::make_unique<SkewedLatestGenerator>(
-          &insert_sequence_, spec_.zipfian_constant, latest_zetan_);
+          &insert_sequence_, spec_.zipfian_constant, records_zetan_);
     case Distribution::kHotspot:
       // As YCSB: over the loaded records; inserted ones are never read.
       return std::make_unique<HotspotGenerator>(0, records - 1,
@@ -60,7 +57,7 @@ std::unique_ptr<NumberGenerator> Workload::NewKeyChooser() const {
     case Distribution::kOrderedZipfian:
       // Record 0 the hottest; with insertorder=ordered a hot key range.
       return std::make_unique<ZipfianGenerator>(
-          0, records - 1, spec_.zipfian_constant, ordered_zetan_);
+          0, records - 1, spec_.zipfian_constant, records_zetan_);
   }
   return nullptr;
 }

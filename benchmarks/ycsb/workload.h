@@ -40,9 +40,9 @@ class Workload {
   CounterGenerator insert_sequence_;
   std::vector<std::string> field_names_;
   double item_space_zetan_ = 0;  // for scrambled Zipfian request keys
-  double latest_zetan_ = 0;      // Zeta(recordcount) for "latest"
-  double ordered_zetan_ = 0;     // Zeta(recordcount) for "orderedzipfian"
-  double scan_zetan_ = 0;        // Zeta(maxscanlength) for zipfian scans
+  // Zeta(recordcount) for "latest" and "orderedzipfian".
+  double records_zetan_ = 0;
+  double scan_zetan_ = 0;  // Zeta(maxscanlength) for zipfian scans
 };
 
 }  // namespace ycsb

@@ -97,32 +97,27 @@ leveldb::Status ParseProportions(const Properties& props, WorkloadSpec* spec) {
 }
 
 leveldb::Status ParseCounts(const Properties& props, WorkloadSpec* spec) {
-  leveldb::Status s = props.GetInt("recordcount", spec->record_count, 1,
-                                   kMaxCount, &spec->record_count);
-  if (s.ok()) {
-    s = props.GetInt("operationcount", spec->operation_count, 0, kMaxCount,
-                     &spec->operation_count);
+  struct Entry {
+    const char* key;
+    int64_t* target;
+    int64_t min_value;
+    int64_t max_value;
+  };
+  const Entry entries[] = {
+      {"recordcount", &spec->record_count, 1, kMaxCount},
+      {"operationcount", &spec->operation_count, 0, kMaxCount},
+      {"fieldcount", &spec->field_count, 1, 1024},
+      {"fieldlength", &spec->field_length, 1, 16 << 20},
+      {"maxscanlength", &spec->max_scan_length, 1, kMaxCount},
+      {"zeropadding", &spec->zero_padding, 1, 64},
+      {"seed", &spec->seed, 0, INT64_MAX},
+  };
+  for (const Entry& e : entries) {
+    leveldb::Status s =
+        props.GetInt(e.key, *e.target, e.min_value, e.max_value, e.target);
+    if (!s.ok()) return s;
   }
-  if (s.ok()) {
-    s = props.GetInt("fieldcount", spec->field_count, 1, 1024,
-                     &spec->field_count);
-  }
-  if (s.ok()) {
-    s = props.GetInt("fieldlength", spec->field_length, 1, 16 << 20,
-                     &spec->field_length);
-  }
-  if (s.ok()) {
-    s = props.GetInt("maxscanlength", spec->max_scan_length, 1, kMaxCount,
-                     &spec->max_scan_length);
-  }
-  if (s.ok()) {
-    s = props.GetInt("zeropadding", spec->zero_padding, 1, 64,
-                     &spec->zero_padding);
-  }
-  if (s.ok()) {
-    s = props.GetInt("seed", spec->seed, 0, INT64_MAX, &spec->seed);
-  }
-  return s;
+  return leveldb::Status::OK();
 }
 
 leveldb::Status ParseChoices(const Properties& props, WorkloadSpec* spec) {
@@ -166,19 +161,9 @@ leveldb::Status ParseChoices(const Properties& props, WorkloadSpec* spec) {
 }  // namespace
 
 const char* DistributionName(Distribution distribution) {
-  switch (distribution) {
-    case Distribution::kUniform:
-      return "uniform";
-    case Distribution::kZipfian:
-      return "zipfian";
-    case Distribution::kLatest:
-      return "latest";
-    case Distribution::kHotspot:
-      return "hotspot";
-    case Distribution::kOrderedZipfian:
-      return "orderedzipfian";
-  }
-  return "?";
+  static const char* const kNames[] = {"uniform", "zipfian", "latest",
+                                       "hotspot", "orderedzipfian"};
+  return kNames[static_cast<int>(distribution)];
 }
 
 leveldb::Status ParseWorkloadSpec(const Properties& props, WorkloadSpec* spec) {
