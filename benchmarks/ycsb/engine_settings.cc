@@ -10,13 +10,7 @@ namespace ycsb {
 namespace {
 
 leveldb::Status ParseSizes(const Properties& props, EngineSpec* spec) {
-  struct Entry {
-    const char* key;
-    int64_t* target;
-    int64_t min_value;
-    int64_t max_value;
-  };
-  const Entry entries[] = {
+  return props.GetInts({
       {"leveldb.bloom_bits", &spec->bloom_bits, INT32_MIN, 1000},
       {"leveldb.cache_size", &spec->cache_size, INT64_MIN, kMaxSettingBytes},
       {"leveldb.write_buffer_size", &spec->write_buffer_size, 0,
@@ -24,13 +18,7 @@ leveldb::Status ParseSizes(const Properties& props, EngineSpec* spec) {
       {"leveldb.max_file_size", &spec->max_file_size, 0, kMaxSettingBytes},
       {"leveldb.max_open_files", &spec->max_open_files, 0, 1 << 24},
       {"leveldb.block_size", &spec->block_size, 0, kMaxSettingBytes},
-  };
-  for (const Entry& entry : entries) {
-    leveldb::Status s = props.GetInt(entry.key, *entry.target, entry.min_value,
-                                     entry.max_value, entry.target);
-    if (!s.ok()) return s;
-  }
-  return leveldb::Status::OK();
+  });
 }
 
 leveldb::Status ParseCompression(const Properties& props, EngineSpec* spec) {

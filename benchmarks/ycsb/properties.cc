@@ -101,6 +101,16 @@ std::string Properties::GetString(const std::string& key,
   return it == values_.end() ? default_value : it->second;
 }
 
+leveldb::Status Properties::GetInts(
+    std::initializer_list<IntRange> ranges) const {
+  for (const IntRange& r : ranges) {
+    leveldb::Status s =
+        GetInt(r.key, *r.target, r.min_value, r.max_value, r.target);
+    if (!s.ok()) return s;
+  }
+  return leveldb::Status::OK();
+}
+
 leveldb::Status Properties::GetInt(const std::string& key,
                                    int64_t default_value, int64_t min_value,
                                    int64_t max_value, int64_t* result) const {

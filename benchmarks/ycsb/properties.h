@@ -5,6 +5,7 @@
 #define LEVELDB_BENCHMARKS_YCSB_PROPERTIES_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <string>
 
@@ -37,6 +38,14 @@ class Properties {
   leveldb::Status GetInt(const std::string& key, int64_t default_value,
                          int64_t min_value, int64_t max_value,
                          int64_t* result) const;
+  // Integers read in a row, each defaulting to its target's value.
+  struct IntRange {
+    const char* key;
+    int64_t* target;
+    int64_t min_value;
+    int64_t max_value;
+  };
+  leveldb::Status GetInts(std::initializer_list<IntRange> ranges) const;
   leveldb::Status GetDouble(const std::string& key, double default_value,
                             double min_value, double max_value,
                             double* result) const;

@@ -97,13 +97,7 @@ leveldb::Status ParseProportions(const Properties& props, WorkloadSpec* spec) {
 }
 
 leveldb::Status ParseCounts(const Properties& props, WorkloadSpec* spec) {
-  struct Entry {
-    const char* key;
-    int64_t* target;
-    int64_t min_value;
-    int64_t max_value;
-  };
-  const Entry entries[] = {
+  return props.GetInts({
       {"recordcount", &spec->record_count, 1, kMaxCount},
       {"operationcount", &spec->operation_count, 0, kMaxCount},
       {"fieldcount", &spec->field_count, 1, 1024},
@@ -111,13 +105,7 @@ leveldb::Status ParseCounts(const Properties& props, WorkloadSpec* spec) {
       {"maxscanlength", &spec->max_scan_length, 1, kMaxCount},
       {"zeropadding", &spec->zero_padding, 1, 64},
       {"seed", &spec->seed, 0, INT64_MAX},
-  };
-  for (const Entry& e : entries) {
-    leveldb::Status s =
-        props.GetInt(e.key, *e.target, e.min_value, e.max_value, e.target);
-    if (!s.ok()) return s;
-  }
-  return leveldb::Status::OK();
+  });
 }
 
 leveldb::Status ParseChoices(const Properties& props, WorkloadSpec* spec) {
