@@ -572,19 +572,60 @@ bool FilterBlockBytes(leveldb::Env* env, const std::string& fname,
 
 // ---- Measurements ----
 
-// --histogram's report of one benchmark, in microseconds.
+// The samples over roughly logarithmic ranges of microseconds (1, 2, ...,
+// 9, 10, 12, ..., 18, 20, 25, ...), one bar per range that holds any.
+std::string HistogramBars(const bench::LatencyHistogram& h) {
+  static const std::vector<double> limits = [] {
+    const double steps[] = {1,   1.2, 1.4, 1.6, 1.8, 2, 2.5, 3,
+                            3.5, 4,   4.5, 5,   6,   7, 8,   9};
+    std::vector<double> v;
+    for (double decade = 1; decade < 1e10; decade *= 10) {
+      for (double step : steps) {
+        const double limit = std::round(step * decade);
+        if (v.empty() || limit > v.back()) v.push_back(limit);
+      }
+    }
+    return v;
+  }();
+  std::vector<uint64_t> rows(limits.size() + 1, 0);
+  for (int b = 0; b < bench::LatencyHistogram::BucketCount(); ++b) {
+    // A bucket counts in the range of its top: samples are whole microseconds.
+    const double top = bench::LatencyHistogram::BucketHigh(b) / 1e3;
+    rows[std::upper_bound(limits.begin(), limits.end(), top) -
+         limits.begin()] += h.bucket(b);
+  }
+  std::string out;
+  uint64_t cumulative = 0;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r] == 0) continue;
+    cumulative += rows[r];
+    const double share = 100.0 * rows[r] / h.count();
+    char line[120];
+    std::snprintf(
+        line, sizeof(line), "[ %9.0f, %9.0f ) %9" PRIu64 " %7.3f%% %7.3f%% ",
+        r == 0 ? 0.0 : limits[r - 1], r < limits.size() ? limits[r] : 1e10,
+        rows[r], share, 100.0 * cumulative / h.count());
+    out += line + std::string(static_cast<size_t>(share / 5 + 0.5), '#') + "\n";
+  }
+  return out;
+}
+
+// --histogram's report of one benchmark, in microseconds, laid out as
+// LevelDB's db_bench prints it (scripts parse these lines).
 std::string HistogramText(const bench::LatencyHistogram& h) {
-  char text[400];
-  std::snprintf(text, sizeof(text),
+  if (h.count() == 0) return "(no samples)\n";
+  char line[200];
+  std::snprintf(line, sizeof(line),
                 "Count: %" PRIu64
-                "  Average: %.4f  Min: %.4f  Max: %.4f\n"
+                "  Average: %.4f  StdDev: %.2f\n"
+                "Min: %.4f  Median: %.4f  Max: %.4f\n"
                 "Percentiles: P50: %.2f P75: %.2f P99: %.2f P99.9: %.2f "
                 "P99.99: %.2f\n",
-                h.count(), h.Average() / 1e3, h.min() / 1e3, h.max() / 1e3,
-                h.Percentile(50) / 1e3, h.Percentile(75) / 1e3,
-                h.Percentile(99) / 1e3, h.Percentile(99.9) / 1e3,
-                h.Percentile(99.99) / 1e3);
-  return text;
+                h.count(), h.Average() / 1e3, h.StdDev() / 1e3, h.min() / 1e3,
+                h.Percentile(50) / 1e3, h.max() / 1e3, h.Percentile(50) / 1e3,
+                h.Percentile(75) / 1e3, h.Percentile(99) / 1e3,
+                h.Percentile(99.9) / 1e3, h.Percentile(99.99) / 1e3);
+  return line + std::string(60, '-') + "\n" + HistogramBars(h);
 }
 
 double NowMicros() {

@@ -48,6 +48,7 @@ void LatencyHistogram::Add(uint64_t nanos) {
   min_ = std::min(min_, nanos);
   max_ = std::max(max_, nanos);
   sum_ += static_cast<double>(nanos);
+  sum_squares_ += static_cast<double>(nanos) * static_cast<double>(nanos);
 }
 
 void LatencyHistogram::Merge(const LatencyHistogram& other) {
@@ -56,10 +57,19 @@ void LatencyHistogram::Merge(const LatencyHistogram& other) {
   min_ = std::min(min_, other.min_);
   max_ = std::max(max_, other.max_);
   sum_ += other.sum_;
+  sum_squares_ += other.sum_squares_;
 }
 
 double LatencyHistogram::Average() const {
   return count_ == 0 ? 0.0 : sum_ / static_cast<double>(count_);
+}
+
+double LatencyHistogram::StdDev() const {
+  if (count_ == 0) return 0.0;
+  const double mean = Average();
+  const double variance =
+      sum_squares_ / static_cast<double>(count_) - mean * mean;
+  return variance > 0 ? std::sqrt(variance) : 0.0;
 }
 
 double LatencyHistogram::Percentile(double percent) const {

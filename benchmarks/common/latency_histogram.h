@@ -21,6 +21,9 @@ class LatencyHistogram {
   uint64_t min() const { return count_ == 0 ? 0 : min_; }
   uint64_t max() const { return max_; }
   double Average() const;
+  double StdDev() const;
+  // Samples in bucket `index`.
+  uint64_t bucket(int index) const { return buckets_[index]; }
   // The latency below which `percent` % of the samples fall, in [min, max];
   // 0 when empty.
   double Percentile(double percent) const;
@@ -37,6 +40,7 @@ class LatencyHistogram {
   uint64_t min_ = UINT64_MAX;
   uint64_t max_ = 0;
   double sum_ = 0;
+  double sum_squares_ = 0;
 };
 
 }  // namespace bench
