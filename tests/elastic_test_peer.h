@@ -56,8 +56,13 @@ class MQScheduleTestPeer {
   // unit load is in flight.
   static void WaitIdle(MQSchedule* mqs) { mqs->manager_->WaitIdle(); }
 
+  // The manager's figures, with the db_* ones of this database.
   static MQSchedule::Stats GetStats(const MQSchedule* mqs) {
-    return mqs->manager_->GetStats();
+    return mqs->manager_->GetStats(mqs->db_);
+  }
+
+  static const UnitManager* Manager(const MQSchedule* mqs) {
+    return mqs->manager_.get();
   }
 
   // A paused background thread processes nothing; returns once no pass
