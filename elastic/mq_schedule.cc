@@ -172,6 +172,11 @@ bool MQSchedule::RetryWaitingLocked() {
   return attached;
 }
 
+void MQSchedule::RetryRefused() {
+  MutexLock l(&mu_);
+  if (RetryWaitingLocked()) layer_.Publish(registry_, &unpublished_);
+}
+
 bool MQSchedule::SegmentBounds(uint64_t file_number,
                                std::vector<std::string>* bounds) const {
   bounds->clear();

@@ -172,6 +172,8 @@ class MQSchedule : public UnitClient {
   size_t RegisterPending(size_t max) override LOCKS_EXCLUDED(mu_);
   // UnitClient: the DB's info log.
   Logger* info_log() override { return options_.info_log; }
+  // UnitClient: tables refused for lack of room try again.
+  void RetryRefused() override LOCKS_EXCLUDED(mu_);
 
   // Opens a live file's table and registers it (as AttachTable); failures
   // are logged.

@@ -152,6 +152,24 @@ void UnitManager::Leave(DbHandle db) {
   }
   members_.erase(db);
   UpdateBudgetLocked();
+  if (!files.empty()) OthersFreedMemoryLocked(db);
+}
+
+void UnitManager::OthersFreedMemoryLocked(DbHandle db) {
+  if (!options_.shared) return;
+  for (auto& [other, member] : members_) {
+    if (other != db) member.retry_refused = true;
+  }
+}
+
+void UnitManager::RetryRefusedIfAsked(DbHandle db, UnitClient* client) {
+  {
+    MutexLock l(&mu_);
+    auto it = members_.find(db);
+    if (it == members_.end() || !it->second.retry_refused) return;
+    it->second.retry_refused = false;
+  }
+  client->RetryRefused();
 }
 
 void UnitManager::AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n) {
@@ -195,6 +213,7 @@ void UnitManager::BackgroundLoop() {
         batch = ProcessRecords(db);
         total += batch;
       } while (batch == kMaxBatch);
+      RetryRefusedIfAsked(db, client);
       // Between batches of records: a few files no Get has opened yet.
       total += client->RegisterPending(kRegistrationsPerPass);
     }
@@ -207,6 +226,7 @@ void UnitManager::WaitIdle() {
   // Top-ups wait for tables with loads in flight, hence the outer loop.
   for (;;) {
     for (const auto& [db, client] : Clients()) {
+      RetryRefusedIfAsked(db, client);
       while (ProcessRecords(db) > 0 ||
              client->RegisterPending(kRegistrationsPerPass) > 0) {
       }
@@ -432,6 +452,9 @@ void UnitManager::Apply(DbHandle db, const FileChanges& changes) {
   for (uint64_t number : changes.forgotten) {
     DetachLocked(db, number);
     ForgetFileLocked(db, number);  // nothing attached is left
+  }
+  if (!changes.detached.empty() || !changes.forgotten.empty()) {
+    OthersFreedMemoryLocked(db);
   }
   members_.at(db).budget_keys = changes.budget_keys;
   UpdateBudgetLocked();

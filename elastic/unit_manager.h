@@ -103,6 +103,10 @@ class UnitClient {
   // Where a shared manager reports this database's unit load failures and
   // refused tables (a manager of one database uses its options' log).
   virtual Logger* info_log() { return nullptr; }
+  // A shared manager's other members freed memory: tables refused for
+  // lack of room try again. Called on the background thread (or by tests
+  // waiting for quiet), without the manager's mutex.
+  virtual void RetryRefused() {}
 };
 
 class UnitManager {
@@ -243,6 +247,8 @@ class UnitManager {
   struct Member {
     UnitClient* client = nullptr;
     uint64_t budget_keys = 0;
+    // Shared: another member freed memory since the last RetryRefused.
+    bool retry_refused = false;
   };
   // A table attached with filter groups.
   struct Table {
@@ -293,6 +299,10 @@ class UnitManager {
   // Drains one database's ring (up to a batch) and executes the resulting
   // plans; returns the number of records processed.
   size_t ProcessRecords(DbHandle db) LOCKS_EXCLUDED(mu_);
+  // Shared: asks every member but `db` to retry its refused tables.
+  void OthersFreedMemoryLocked(DbHandle db) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Calls the client's RetryRefused if its flag is set (and clears it).
+  void RetryRefusedIfAsked(DbHandle db, UnitClient* client) LOCKS_EXCLUDED(mu_);
   // The clients to serve in one pass.
   std::vector<std::pair<DbHandle, UnitClient*>> Clients() const
       LOCKS_EXCLUDED(mu_);

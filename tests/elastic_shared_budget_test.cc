@@ -275,6 +275,39 @@ TEST_F(SharedBudgetTest, ClosingADatabaseFreesItsMemoryAtOnce) {
   EXPECT_EQ(3u, MQScheduleTestPeer::GetStats(Schedule(dbs_[1])).members);
 }
 
+TEST_F(SharedBudgetTest, ATableRefusedForRoomGetsItWhenAnotherCloses) {
+  // Measure one database's locators.
+  uint64_t locators = 0;
+  {
+    std::unique_ptr<ElasticFilterBudget> big(NewElasticFilterBudget(64 << 20));
+    Open(0, ElasticOptions(big.get(), 1));
+    Fill(dbs_[0]);
+    locators = MQScheduleTestPeer::GetStats(Schedule(dbs_[0])).locator_bytes;
+    ASSERT_GT(locators, 0u);
+    Close(0);
+    ASSERT_TRUE(DestroyDB(Name(0), Options()).ok());
+  }
+  // Room for one database's locators, not two.
+  std::unique_ptr<ElasticFilterBudget> budget(
+      NewElasticFilterBudget(locators + locators / 2));
+  Open(0, ElasticOptions(budget.get(), 1));
+  Fill(dbs_[0]);
+  Open(1, ElasticOptions(budget.get(), 1));
+  Fill(dbs_[1]);
+  Settle(dbs_[1]);
+  ASSERT_GT(MQScheduleTestPeer::GetStats(Schedule(dbs_[0])).db_tables_attached,
+            0u);
+  EXPECT_EQ(0u,
+            MQScheduleTestPeer::GetStats(Schedule(dbs_[1])).db_tables_attached);
+  CheckData(dbs_[1]);  // read without filters meanwhile
+  Close(0);
+  Settle(dbs_[1]);
+  EXPECT_GT(MQScheduleTestPeer::GetStats(Schedule(dbs_[1])).db_tables_attached,
+            0u);
+  ExpectInvariants(dbs_[1]);
+  CheckData(dbs_[1]);
+}
+
 TEST_F(SharedBudgetTest, OpenAndCloseFromSeveralThreadsWhileGetsRun) {
   // Tight: units come and go across the databases all along.
   std::unique_ptr<ElasticFilterBudget> budget(NewElasticFilterBudget(24 << 10));
