@@ -317,6 +317,11 @@ TEST_F(SharedBudgetTest, OpenAndCloseFromSeveralThreadsWhileGetsRun) {
     Fill(dbs_[i]);
   }
   for (int i = 1; i <= kOpeners; ++i) Close(i);
+  // Made here: the fixture's vectors are not for several threads.
+  std::vector<Options> options;
+  for (int t = 0; t <= kOpeners; ++t) {
+    options.push_back(DbOptions(ElasticOptions(budget.get(), 1)));
+  }
 
   std::atomic<bool> stop{false};
   std::atomic<int> errors{0};
@@ -336,7 +341,7 @@ TEST_F(SharedBudgetTest, OpenAndCloseFromSeveralThreadsWhileGetsRun) {
     openers.emplace_back([&, t] {
       for (int round = 0; round < 4; ++round) {
         DB* db = nullptr;
-        if (!OpenDb(t, ElasticOptions(budget.get(), 1), &db).ok()) {
+        if (!DB::Open(options[t], Name(t), &db).ok()) {
           errors.fetch_add(1);
           continue;
         }
