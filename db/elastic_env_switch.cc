@@ -2,11 +2,15 @@
 
 #include <charconv>
 #include <cstring>
+#include <limits>
+#include <map>
 #include <set>
 #include <string>
 #include <system_error>
 
+#include "port/port.h"
 #include "table/elastic/elastic_filter_policy.h"
+#include "util/mutexlock.h"
 
 namespace leveldb {
 
@@ -15,7 +19,7 @@ namespace {
 constexpr char kKnownFields[] =
     "bits_per_unit, units_per_segment, segment_bytes, memory_bits_per_key, "
     "memory_budget_bytes, lifetime, initial_units, inherit_hotness, "
-    "unit_kind";
+    "unit_kind, shared_budget_mb";
 
 Status EnvError(const std::string& what) {
   return Status::InvalidArgument(kElasticEnvVariable, what);
@@ -106,9 +110,22 @@ Status SetField(const std::string& field, const std::string& text,
                   ")");
 }
 
+// shared_budget_mb: whole MiB, at least 1, whose bytes fit a size_t.
+Status ParseSharedBudget(const std::string& field, const std::string& text,
+                         size_t* mb) {
+  Status s = ParseInteger(field, text, mb);
+  if (!s.ok()) return s;
+  if (*mb == 0) return EnvError(field + "=" + text + ": must be at least 1");
+  if (*mb > (std::numeric_limits<size_t>::max() >> 20)) {
+    return EnvError(field + "=" + text + ": out of range");
+  }
+  return Status::OK();
+}
+
 // Applies one "field=value" item of the list.
 Status ApplyItem(const std::string& item, std::set<std::string>* seen,
-                 ElasticFilterOptions* o) {
+                 ElasticEnvSetting* setting) {
+  ElasticFilterOptions* o = &setting->options;
   const size_t eq = item.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
     return EnvError("'" + item +
@@ -118,6 +135,10 @@ Status ApplyItem(const std::string& item, std::set<std::string>* seen,
   const std::string field = item.substr(0, eq);
   if (!seen->insert(field).second) {
     return EnvError(field + " is given more than once");
+  }
+  if (field == "shared_budget_mb") {
+    return ParseSharedBudget(field, item.substr(eq + 1),
+                             &setting->shared_budget_mb);
   }
   return SetField(field, item.substr(eq + 1), o);
 }
@@ -143,13 +164,17 @@ Status ParseElasticEnvSetting(const std::string& value,
   while (true) {
     const size_t comma = value.find(',', start);
     const size_t end = comma == std::string::npos ? value.size() : comma;
-    Status s =
-        ApplyItem(value.substr(start, end - start), &seen, &setting->options);
+    Status s = ApplyItem(value.substr(start, end - start), &seen, setting);
     if (!s.ok()) return s;
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
 
+  if (setting->shared_budget_mb != 0 && seen.count("memory_budget_bytes")) {
+    return EnvError(
+        "shared_budget_mb and memory_budget_bytes exclude each other (the "
+        "shared budget gives the bytes)");
+  }
   ElasticOptionProblem problem;
   if (FindElasticOptionProblem(setting->options, &problem)) {
     return EnvError(problem.field + " is " + problem.value + ", " +
@@ -182,6 +207,10 @@ Status DecideElasticEnvSwitch(const char* value,
         "replaced)";
     return Status::OK();
   }
+  if (setting.shared_budget_mb != 0) {
+    setting.options.shared_budget =
+        ProcessElasticBudget(setting.shared_budget_mb);
+  }
   decision->policy.reset(NewElasticFilterPolicy(setting.options));
   decision->log_message =
       "ElasticBF: " + variable + " applied in place of " +
@@ -189,7 +218,23 @@ Status DecideElasticEnvSwitch(const char* value,
                               : "no filter policy") +
       "; effective options: " +
       ElasticOptionsString(ResolveElasticShape(setting.options));
+  if (setting.shared_budget_mb != 0) {
+    decision->log_message +=
+        ",shared_budget_mb=" + std::to_string(setting.shared_budget_mb) +
+        " (one budget for every database of the process)";
+  }
   return Status::OK();
+}
+
+ElasticFilterBudget* ProcessElasticBudget(size_t mb) {
+  // Never deleted: databases of the process may use it until it exits.
+  static port::Mutex* mu = new port::Mutex;
+  static std::map<size_t, ElasticFilterBudget*>* budgets =
+      new std::map<size_t, ElasticFilterBudget*>;
+  MutexLock l(mu);
+  ElasticFilterBudget*& budget = (*budgets)[mb];
+  if (budget == nullptr) budget = NewElasticFilterBudget(mb << 20);
+  return budget;
 }
 
 std::string ElasticOptionsString(const ElasticFilterOptions& o) {

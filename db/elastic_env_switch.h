@@ -23,6 +23,9 @@ struct ElasticEnvSetting {
   // except inherit_hotness, which is false unless given, so that the
   // MANIFEST stays readable by stock LevelDB.
   ElasticFilterOptions options;
+  // shared_budget_mb=N: every database the process opens with the variable
+  // shares one budget of N MiB (ProcessElasticBudget); 0: not given.
+  size_t shared_budget_mb = 0;
 };
 
 // Parses a value of the variable. "", "0" and "off" leave ElasticBF off;
@@ -50,6 +53,11 @@ struct ElasticEnvDecision {
 Status DecideElasticEnvSwitch(const char* value,
                               const FilterPolicy* user_policy,
                               ElasticEnvDecision* decision);
+
+// The process-wide budget of `mb` MiB that LEVELDB_ELASTICBF's
+// shared_budget_mb gives every database: one per value, created at first
+// use and never deleted.
+ElasticFilterBudget* ProcessElasticBudget(size_t mb);
 
 // "bits_per_unit=4,units_per_segment=6,...": every field of `options` in
 // the syntax the variable accepts.

@@ -101,8 +101,10 @@ struct GroupsHolder {
 
 // ---------------------------------------------------------------------------
 
-FilterLayer::FilterLayer(size_t ring_capacity, WakeSignal* wake)
-    : ring_(ring_capacity),
+FilterLayer::FilterLayer(size_t ring_capacity, WakeSignal* wake,
+                         std::atomic<uint64_t>* shared_clock)
+    : clock_(shared_clock != nullptr ? shared_clock : &own_clock_),
+      ring_(ring_capacity),
       wake_threshold_(std::max<size_t>(ring_.capacity() / 8, 1)),
       wake_(wake),
       file_map_(new FileMap(FileRegistry())) {}
@@ -113,8 +115,8 @@ FilterLayer::~FilterLayer() {
 }
 
 void FilterLayer::RestoreClock(uint64_t now) {
-  uint64_t current = clock_.load(std::memory_order_relaxed);
-  while (current < now && !clock_.compare_exchange_weak(
+  uint64_t current = clock_->load(std::memory_order_relaxed);
+  while (current < now && !clock_->compare_exchange_weak(
                               current, now, std::memory_order_relaxed)) {
   }
 }

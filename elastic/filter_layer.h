@@ -91,15 +91,20 @@ class FilterLayer {
 
   // Access ring slots are rounded up to a power of two (at least 64);
   // `wake` is notified when records pile up (it must outlive the layer).
-  FilterLayer(size_t ring_capacity, WakeSignal* wake);
+  // `shared_clock`: the clock of the databases sharing a budget (it must
+  // outlive the layer); null: the layer keeps its own.
+  FilterLayer(size_t ring_capacity, WakeSignal* wake,
+              std::atomic<uint64_t>* shared_clock = nullptr);
   FilterLayer(const FilterLayer&) = delete;
   FilterLayer& operator=(const FilterLayer&) = delete;
   // Frees the published map once no reader can see it.
   ~FilterLayer();
 
   // Advances the logical clock by one Get; returns the new time.
-  uint64_t Tick() { return clock_.fetch_add(1, std::memory_order_relaxed) + 1; }
-  uint64_t Now() const { return clock_.load(std::memory_order_relaxed); }
+  uint64_t Tick() {
+    return clock_->fetch_add(1, std::memory_order_relaxed) + 1;
+  }
+  uint64_t Now() const { return clock_->load(std::memory_order_relaxed); }
   // Moves the logical clock forward to `now` if it is behind (the clock
   // continues from a previous run; it never goes back).
   void RestoreClock(uint64_t now);
@@ -145,7 +150,9 @@ class FilterLayer {
   // Declared first: destroyed last. Mutable: const readers (Screen) enter
   // it.
   mutable EpochDomain epoch_;
-  alignas(64) std::atomic<uint64_t> clock_{0};  // written by every Get
+  // Written by every Get: own_clock_, or the shared budget's.
+  alignas(64) std::atomic<uint64_t> own_clock_{0};
+  std::atomic<uint64_t>* const clock_;
   AccessRing ring_;
   std::atomic<uint64_t> ring_drops_{0};
   const size_t wake_threshold_;

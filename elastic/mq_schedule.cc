@@ -4,6 +4,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "elastic/shared_budget.h"
 #include "leveldb/env.h"
 #include "table/elastic/filter_group.h"
 #include "util/mutexlock.h"
@@ -12,19 +13,23 @@ namespace leveldb {
 
 namespace {
 
-// The manager a DB builds for itself.
-std::shared_ptr<UnitManager> OwnManager(const MQScheduleOptions& options) {
-  return std::make_shared<UnitManager>(
-      static_cast<const UnitManagerOptions&>(options));
+// The manager of the DB: its shared budget's, or one it builds for itself.
+std::shared_ptr<UnitManager> ManagerFor(const MQScheduleOptions& options) {
+  const UnitManagerOptions& own = options;
+  if (options.elastic.shared_budget != nullptr) {
+    return AsSharedBudget(options.elastic.shared_budget)->Manager(own);
+  }
+  return std::make_shared<UnitManager>(own);
 }
 
 }  // namespace
 
 MQSchedule::MQSchedule(const MQScheduleOptions& options)
     : options_(options),
-      manager_(OwnManager(options)),
-      layer_(options_.ring_capacity, manager_->wake()) {
-  // The first database of a new manager always joins.
+      manager_(ManagerFor(options)),
+      layer_(options_.ring_capacity, manager_->wake(),
+             manager_->shared_clock()) {
+  // A new manager, or a shared one, always takes the database.
   const Status s = manager_->Join(this, &db_);
   assert(s.ok());
   (void)s;
@@ -165,6 +170,11 @@ bool MQSchedule::RetryWaitingLocked() {
     if (registry_.Find(number)->attached()) attached = true;
   }
   return attached;
+}
+
+void MQSchedule::RetryRefused() {
+  MutexLock l(&mu_);
+  if (RetryWaitingLocked()) layer_.Publish(registry_, &unpublished_);
 }
 
 bool MQSchedule::SegmentBounds(uint64_t file_number,

@@ -6,9 +6,10 @@
 // state, level, liveness, seed and filter groups), and it speaks for the DB
 // to a UnitManager (elastic/unit_manager.h), which owns the filter memory:
 // budget, MultiQueue, unit targets, loads, evictions and the background
-// thread. Each MQSchedule builds its own manager from its options for now;
-// the manager's interface (a handle per database) is what lets several
-// databases share one later.
+// thread. Each MQSchedule builds its own manager from its options, unless
+// they carry a shared budget (ElasticFilterOptions::shared_budget): it then
+// joins the budget's manager with the other databases using it, and its
+// layer ticks the manager's clock.
 //
 // A table file moves through the registry's states (file_registry.h):
 // known (facts only, from ReportFiles or a seed) -> registered (a table of
@@ -169,6 +170,10 @@ class MQSchedule : public UnitClient {
   // (MQScheduleOptions::register_live_files), opening them through the
   // opener; returns how many it tried.
   size_t RegisterPending(size_t max) override LOCKS_EXCLUDED(mu_);
+  // UnitClient: the DB's info log.
+  Logger* info_log() override { return options_.info_log; }
+  // UnitClient: tables refused for lack of room try again.
+  void RetryRefused() override LOCKS_EXCLUDED(mu_);
 
   // Opens a live file's table and registers it (as AttachTable); failures
   // are logged.

@@ -9,6 +9,7 @@
 
 #include "elastic/mq_schedule.h"
 #include "elastic/unit_manager.h"
+#include "table/elastic/elastic_filter_policy.h"
 #include "table/elastic/filter_group.h"
 #include "util/mutexlock.h"
 
@@ -125,9 +126,17 @@ void AppendSummary(const MQSchedule::Stats& st, TextOut* text) {
 
 }  // namespace
 
-UnitManager::Stats UnitManager::GetStats() const {
+UnitManager::Stats UnitManager::GetStats(DbHandle db) const {
   MutexLock l(&mu_);
   Stats st;
+  st.shared = options_.shared;
+  st.members = members_.size();
+  for (const auto& [key, table] : tables_) {
+    if (table.db != db) continue;
+    ++st.db_tables_attached;
+    st.db_unit_bytes += table.groups->loaded_bytes();
+    st.db_locator_bytes += table.groups->locator().ApproximateMemoryUsage();
+  }
   st.mq = mq_.GetStats();
   st.installed_bytes = installed_bytes_;
   st.attached_tables = tables_.size();
@@ -148,11 +157,28 @@ UnitManager::Stats UnitManager::GetStats() const {
   return st;
 }
 
+// A database sharing a budget: its own part first; the other figures are
+// the budget's.
+void AppendSharedScalars(const MQSchedule::Stats& st, TextOut* text) {
+  if (!st.shared) return;
+  text->Counter("shared_budget_databases", st.members);
+  text->Counter("db_memory_used_bytes", st.db_unit_bytes + st.db_locator_bytes);
+  text->Counter("db_unit_bytes", st.db_unit_bytes);
+  text->Counter("db_segment_locator_bytes", st.db_locator_bytes);
+  text->Counter("db_tables_attached", st.db_tables_attached);
+}
+
 std::string MQSchedule::StatsString() const {
-  const Stats st = manager_->GetStats();
+  const Stats st = manager_->GetStats(db_);
   std::string out;
   TextOut text(&out);
-  AppendScalars(st, manager_->options().elastic, layer_.Now(), &text);
+  AppendSharedScalars(st, &text);
+  // The shape this database writes (a shared manager's is its members').
+  AppendScalars(st,
+                options_.elastic.shared_budget != nullptr
+                    ? ResolveElasticShape(options_.elastic)
+                    : manager_->options().elastic,
+                layer_.Now(), &text);
   AppendHistograms(st.mq, &text);
   AppendSummary(st, &text);
   return out;

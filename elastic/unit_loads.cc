@@ -34,13 +34,15 @@ UnitManager::LoadCheck UnitManager::CheckLoadLocked(
   return kDoLoad;
 }
 
-void UnitManager::ExecuteLoads(DbHandle db, const std::vector<Load>& loads) {
-  // Consecutive loads of one file share one open handle.
-  uint64_t open_number = 0;
+void UnitManager::ExecuteLoads(const std::vector<Load>& loads) {
+  // Consecutive loads of one file share one open handle. The loads may be
+  // of several databases (top-ups of a shared manager).
+  uint64_t open_file = 0;  // queue file number
   std::unique_ptr<RandomAccessFile> file;
   Status open_status;
   for (const Load& load : loads) {
     std::shared_ptr<TableFilterGroups> groups;
+    DbHandle db;
     uint64_t number;
     {
       MutexLock l(&mu_);
@@ -50,10 +52,11 @@ void UnitManager::ExecuteLoads(DbHandle db, const std::vector<Load>& loads) {
         continue;
       }
       groups = table->groups;
+      db = table->db;
       number = table->file_number;
     }
-    if (file == nullptr || open_number != number) {
-      open_number = number;
+    if (file == nullptr || open_file != FileNumberOf(load.id)) {
+      open_file = FileNumberOf(load.id);
       open_status = OpenForLoads(db, number, &file);
     }
     LoadUnit(groups, file.get(), open_status, load, /*count_busy=*/true);
@@ -141,7 +144,7 @@ void UnitManager::FinishLoadLocked(const TableFilterGroups* read_into,
 
   AddStat(&IoStats::unit_load_failures, 1);
   if (log_failure) {
-    Log(options_.info_log,
+    Log(LogOfLocked(table->db),
         "ElasticBF: cannot load filter unit %d of segment %u of table "
         "%06" PRIu64 " (the segment keeps %d units): %s",
         unit, seg, table->file_number, std::max(installed, 0),
@@ -164,26 +167,32 @@ void UnitManager::LoadInitialUnits(
     open_status = OpenForLoads(db, file_number, &own_file);
     file = own_file.get();
   }
+  uint64_t queue_file;
+  {
+    MutexLock l(&mu_);
+    queue_file = QueueFileLocked(db, file_number);
+  }
   const uint32_t count = groups->num_segments();
   for (size_t u = 0; u < rounds.size(); ++u) {
     const int unit = static_cast<int>(u);
     if (rounds[u].size() == count) {
       // Every segment wants this unit: one sequential read of the region.
-      LoadRegion(db, file_number, groups, file, open_status, unit);
+      LoadRegion(db, file_number, queue_file, groups, file, open_status, unit);
       continue;
     }
     for (uint32_t s : rounds[u]) {
       LoadUnit(groups, file, open_status,
-               Load{QueueId(db, file_number, s), unit},
+               Load{MakeSegmentId(queue_file, s), unit},
                /*count_busy=*/false);  // busy for the whole attach
     }
   }
   MutexLock l(&mu_);
-  SetBusyLocked(QueueId(db, file_number, 0), groups.get(), -1);
+  SetBusyLocked(MakeSegmentId(queue_file, 0), groups.get(), -1);
   loads_done_.SignalAll();
 }
 
 void UnitManager::LoadRegion(DbHandle db, uint64_t file_number,
+                             uint64_t queue_file,
                              const std::shared_ptr<TableFilterGroups>& groups,
                              RandomAccessFile* file, const Status& open_status,
                              int unit) {
@@ -198,8 +207,14 @@ void UnitManager::LoadRegion(DbHandle db, uint64_t file_number,
     statuses.assign(count, open_status);
   }
   if (!region.ok()) {
-    // One report for the whole region rather than one per segment.
-    Log(options_.info_log,
+    // One report for the whole region rather than one per segment (the
+    // database cannot leave: this load is outstanding).
+    Logger* log;
+    {
+      MutexLock l(&mu_);
+      log = LogOfLocked(db);
+    }
+    Log(log,
         "ElasticBF: cannot read filter unit %d of table %06" PRIu64
         " (%u segments keep fewer units): %s",
         unit, file_number, count, region.ToString().c_str());
@@ -207,7 +222,7 @@ void UnitManager::LoadRegion(DbHandle db, uint64_t file_number,
   MutexLock l(&mu_);
   ++region_reads_;
   for (uint32_t s = 0; s < count; ++s) {
-    FinishLoadLocked(groups.get(), QueueId(db, file_number, s), unit,
+    FinishLoadLocked(groups.get(), MakeSegmentId(queue_file, s), unit,
                      statuses[s], &buffers[s], /*log_failure=*/region.ok());
     --loads_outstanding_;
   }

@@ -68,6 +68,8 @@ MultiQueue::Options QueueOptions(const UnitManagerOptions& options) {
 // them, whoever built them.
 UnitManagerOptions WithResolvedShape(UnitManagerOptions options) {
   options.elastic = ResolveElasticShape(options.elastic);
+  // The members' tables keep the shapes they were written with.
+  if (options.shared) options.elastic.units_per_segment = kMaxElasticUnits;
   return options;
 }
 
@@ -88,19 +90,42 @@ UnitManager::~UnitManager() {
   if (thread_.joinable()) thread_.join();
 }
 
-UnitManager::SegmentId UnitManager::QueueId(DbHandle db, uint64_t file_number,
-                                            uint32_t seg) {
-  return MakeSegmentId(QueueFile(db, file_number), seg);
+uint64_t UnitManager::QueueFileLocked(DbHandle db, uint64_t file_number) const {
+  if (!options_.shared) return file_number;  // the one database's numbers
+  auto it = queue_files_.find({db, file_number});
+  return it == queue_files_.end() ? 0 : it->second;  // no segment has 0
 }
 
-uint64_t UnitManager::QueueFile(DbHandle db, uint64_t file_number) {
-  (void)db;  // the only database keeps its own file numbers
-  return file_number;
+uint64_t UnitManager::AssignQueueFileLocked(DbHandle db, uint64_t file_number) {
+  const uint64_t known = QueueFileLocked(db, file_number);
+  if (known != 0 || !options_.shared) return known;
+  // Never reused: a load still naming a forgotten file finds nothing.
+  const uint64_t number = next_queue_file_++;
+  queue_files_.emplace(std::make_pair(db, file_number), number);
+  return number;
+}
+
+UnitManager::SegmentId UnitManager::QueueIdLocked(DbHandle db,
+                                                  uint64_t file_number,
+                                                  uint32_t seg) const {
+  return MakeSegmentId(QueueFileLocked(db, file_number), seg);
+}
+
+void UnitManager::ForgetFileLocked(DbHandle db, uint64_t file_number) {
+  const uint64_t queue_file = QueueFileLocked(db, file_number);
+  if (queue_file != 0) mq_.Forget(queue_file);
+  if (options_.shared) queue_files_.erase({db, file_number});
+}
+
+Logger* UnitManager::LogOfLocked(DbHandle db) const {
+  if (options_.info_log != nullptr) return options_.info_log;
+  auto it = members_.find(db);
+  return it == members_.end() ? nullptr : it->second.client->info_log();
 }
 
 Status UnitManager::Join(UnitClient* client, DbHandle* db) {
   MutexLock l(&mu_);
-  if (!members_.empty()) {
+  if (!options_.shared && !members_.empty()) {
     return Status::NotSupported("a unit manager serves one database");
   }
   *db = next_db_++;
@@ -117,7 +142,34 @@ void UnitManager::Leave(DbHandle db) {
     if (table.db == db) files.push_back(table.file_number);
   }
   for (uint64_t number : files) DetachLocked(db, number);
+  if (options_.shared) {
+    // The other members go on: nothing of this database may stay.
+    std::vector<uint64_t> known;
+    for (const auto& [key, number] : queue_files_) {
+      if (key.first == db) known.push_back(key.second);
+    }
+    for (uint64_t number : known) ForgetFileLocked(db, number);
+  }
   members_.erase(db);
+  UpdateBudgetLocked();
+  if (!files.empty()) OthersFreedMemoryLocked(db);
+}
+
+void UnitManager::OthersFreedMemoryLocked(DbHandle db) {
+  if (!options_.shared) return;
+  for (auto& [other, member] : members_) {
+    if (other != db) member.retry_refused = true;
+  }
+}
+
+void UnitManager::RetryRefusedIfAsked(DbHandle db, UnitClient* client) {
+  {
+    MutexLock l(&mu_);
+    auto it = members_.find(db);
+    if (it == members_.end() || !it->second.retry_refused) return;
+    it->second.retry_refused = false;
+  }
+  client->RetryRefused();
 }
 
 void UnitManager::AddStat(std::atomic<uint64_t> IoStats::*counter, uint64_t n) {
@@ -161,6 +213,7 @@ void UnitManager::BackgroundLoop() {
         batch = ProcessRecords(db);
         total += batch;
       } while (batch == kMaxBatch);
+      RetryRefusedIfAsked(db, client);
       // Between batches of records: a few files no Get has opened yet.
       total += client->RegisterPending(kRegistrationsPerPass);
     }
@@ -173,6 +226,7 @@ void UnitManager::WaitIdle() {
   // Top-ups wait for tables with loads in flight, hence the outer loop.
   for (;;) {
     for (const auto& [db, client] : Clients()) {
+      RetryRefusedIfAsked(db, client);
       while (ProcessRecords(db) > 0 ||
              client->RegisterPending(kRegistrationsPerPass) > 0) {
       }
@@ -209,7 +263,7 @@ size_t UnitManager::ProcessRecords(DbHandle db) {
       // expiry stays exact however many Gets a batch spans.
       const uint64_t now = access.time;
       const SegmentId id =
-          QueueId(db, FileNumberOf(access.id), SegmentIndexOf(access.id));
+          QueueIdLocked(db, FileNumberOf(access.id), SegmentIndexOf(access.id));
       if (!mq_.RecordAccess(id, now, access.absent)) continue;
       const Table* table = FindTableLocked(id);
       if (table == nullptr) continue;
@@ -228,7 +282,7 @@ size_t UnitManager::ProcessRecords(DbHandle db) {
     PlanTopUpsLocked(&loads);
     loads_outstanding_ += static_cast<int>(loads.size());
   }
-  ExecuteLoads(db, loads);
+  ExecuteLoads(loads);
   return processed;
 }
 
@@ -368,13 +422,13 @@ void UnitManager::UpdateBudgetLocked() {
 }
 
 void UnitManager::DetachLocked(DbHandle db, uint64_t file_number) {
-  auto it = tables_.find(QueueFile(db, file_number));
+  auto it = tables_.find(QueueFileLocked(db, file_number));
   if (it == tables_.end()) return;
   Table& table = it->second;
   TableFilterGroups* groups = table.groups.get();
   const uint32_t count = groups->num_segments();
   for (uint32_t s = 0; s < count; ++s) {
-    const SegmentId id = QueueId(db, file_number, s);
+    const SegmentId id = QueueIdLocked(db, file_number, s);
     targets_.erase(id);
     mq_.Detach(id);  // the MultiQueue keeps the hotness
   }
@@ -391,13 +445,16 @@ void UnitManager::Apply(DbHandle db, const FileChanges& changes) {
   MutexLock l(&mu_);
   for (const FileChanges::Retag& r : changes.retags) {
     for (uint32_t s = 0; s < r.segments; ++s) {
-      mq_.SetLsmLevel(QueueId(db, r.file_number, s), r.level);
+      mq_.SetLsmLevel(QueueIdLocked(db, r.file_number, s), r.level);
     }
   }
   for (uint64_t number : changes.detached) DetachLocked(db, number);
   for (uint64_t number : changes.forgotten) {
     DetachLocked(db, number);
-    mq_.Forget(QueueFile(db, number));  // nothing attached is left
+    ForgetFileLocked(db, number);  // nothing attached is left
+  }
+  if (!changes.detached.empty() || !changes.forgotten.empty()) {
+    OthersFreedMemoryLocked(db);
   }
   members_.at(db).budget_keys = changes.budget_keys;
   UpdateBudgetLocked();
@@ -416,7 +473,7 @@ bool UnitManager::AttachTable(DbHandle db, const NewTable& t,
   const std::vector<int> target =
       UnitTargets(t.source, count, initial, max_units);
   JoinSegmentsLocked(db, t.file_number, index, t.source, t.level);
-  Table& table = tables_[QueueFile(db, t.file_number)];
+  Table& table = tables_[QueueFileLocked(db, t.file_number)];
   table.db = db;
   table.file_number = t.file_number;
   table.groups = t.groups;
@@ -432,24 +489,26 @@ bool UnitManager::AttachTable(DbHandle db, const NewTable& t,
     // No room even for the locator: the table is read without filters
     // until room appears.
     if (!t.retry) {
-      Log(options_.info_log,
+      Log(LogOfLocked(db),
           "ElasticBF: no room in the budget (%" PRIu64
           " bytes) for the segment locator of table %06" PRIu64
           "; it is read without filters until room appears",
           budget_bytes_, t.file_number);
     }
     DetachLocked(db, t.file_number);
-    mq_.Forget(QueueFile(db, t.file_number));
+    ForgetFileLocked(db, t.file_number);
     if (t.counted) members_.at(db).budget_keys -= keys;
     UpdateBudgetLocked();
     return false;
   }
 
   *loads = PlanInitialUnitsLocked(db, t.file_number, target, initial);
-  if (!loads->empty()) SetBusyLocked(QueueId(db, t.file_number, 0), groups, 1);
+  if (!loads->empty()) {
+    SetBusyLocked(QueueIdLocked(db, t.file_number, 0), groups, 1);
+  }
   // The rest comes from the background thread as memory allows.
   for (uint32_t s = 0; s < count; ++s) {
-    const SegmentId id = QueueId(db, t.file_number, s);
+    const SegmentId id = QueueIdLocked(db, t.file_number, s);
     if (target[s] > mq_.UnitsLoaded(id)) {
       targets_[id] = target[s];
       topup_pending_ = true;
@@ -472,11 +531,12 @@ void UnitManager::JoinSegmentsLocked(DbHandle db, uint64_t file_number,
   fresh.last_access = members_.at(db).client->layer()->Now();
   const int rate_class = mq_.RateClass(
       UnitFalsePositiveRate(index.unit_kind(), index.bits_per_unit()));
+  const uint64_t queue_file = AssignQueueFileLocked(db, file_number);
   for (uint32_t s = 0; s < count; ++s) {
     // Charge a unit's real allocation, its whole 64-bit words (equal to
     // its encoded size except for legacy Bloom units; Ribbon units are
     // whole words).
-    mq_.Attach(QueueId(db, file_number, s),
+    mq_.Attach(MakeSegmentId(queue_file, s),
                FilterUnitMemoryBytes(index.segment(s).unit_size), level,
                use_hotness ? source->segments[s] : fresh, rate_class);
   }
@@ -502,7 +562,7 @@ UnitManager::InitialLoads UnitManager::PlanInitialUnitsLocked(
     std::vector<uint32_t> round;
     for (uint32_t s = 0; s < count; ++s) {
       if (!eligible[s] || now_units[s] <= u) continue;
-      const SegmentId id = QueueId(db, file_number, s);
+      const SegmentId id = QueueIdLocked(db, file_number, s);
       MultiQueue::Plan plan = mq_.PlanInitialUnits(id, 1, now);
       DropVictimsLocked(plan.victims);
       if (plan.units_to_load == 1 && plan.first_unit == u) {
@@ -526,7 +586,7 @@ void UnitManager::GetHotness(DbHandle db, uint64_t file_number,
   hotness->segments.assign(segments, MultiQueue::Hotness());
   hotness->units.assign(segments, -1);
   for (uint32_t s = 0; s < segments; ++s) {
-    const SegmentId id = QueueId(db, file_number, s);
+    const SegmentId id = QueueIdLocked(db, file_number, s);
     mq_.GetHotness(id, &hotness->segments[s]);
     if (attached) hotness->units[s] = TargetUnitsLocked(id);
   }

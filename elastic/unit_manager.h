@@ -28,20 +28,26 @@
 // (the manager calls its client only without holding its own mutex, or
 // for lock-free layer operations).
 //
-// One database per manager for now (Join refuses a second): segments are
-// keyed by QueueId(db, file, segment), which maps the only database's ids
-// onto themselves, and expiry compares last accesses on that database's
-// logical clock. Sharing a budget between databases widens that key and
-// gives the members one clock.
+// A manager built for one database (UnitManagerOptions::shared false)
+// serves that database only: its segments are keyed by the database's own
+// file numbers and expiry compares last accesses on the database's clock.
+// A shared manager (an ElasticFilterBudget's, elastic/shared_budget.h)
+// serves every database that joins it: each (database, file) gets a queue
+// file number of its own, assigned when the file's segments first join the
+// MultiQueue and kept until the file is forgotten or its database leaves,
+// and the members' layers tick one clock, the manager's, so that last
+// accesses compare across databases.
 #ifndef STORAGE_LEVELDB_ELASTIC_UNIT_MANAGER_H_
 #define STORAGE_LEVELDB_ELASTIC_UNIT_MANAGER_H_
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <thread>  // NOLINT
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "elastic/filter_layer.h"
@@ -74,6 +80,11 @@ struct UnitManagerOptions {
   bool background_thread = true;
   // Lower bound of the automatic lifetime (ElasticFilterOptions::lifetime 0).
   uint64_t min_auto_lifetime = 64;
+  // Several databases may join (a shared budget): segments are keyed by
+  // (database, file) and the members share the manager's clock. Tables
+  // keep the unit count they were written with (up to the most a group may
+  // have), whatever the shape of `elastic`.
+  bool shared = false;
 };
 
 // What the manager needs of a database.
@@ -89,6 +100,13 @@ class UnitClient {
   // into AttachTable); returns how many it tried. Called on the background
   // thread between passes, and by tests waiting for quiet.
   virtual size_t RegisterPending(size_t max) = 0;
+  // Where a shared manager reports this database's unit load failures and
+  // refused tables (a manager of one database uses its options' log).
+  virtual Logger* info_log() { return nullptr; }
+  // A shared manager's other members freed memory: tables refused for
+  // lack of room try again. Called on the background thread (or by tests
+  // waiting for quiet), without the manager's mutex.
+  virtual void RetryRefused() {}
 };
 
 class UnitManager {
@@ -116,6 +134,13 @@ class UnitManager {
     uint64_t unit_load_failures = 0;  // read or CRC failures
     uint64_t region_reads = 0;        // sequential unit-region reads
     uint64_t unit_evictions = 0;      // units dropped to free memory
+    // A shared manager: the figures above are the budget's (all members);
+    // the db_* ones those of the database GetStats was asked about.
+    bool shared = false;
+    uint64_t members = 0;  // databases joined
+    uint64_t db_unit_bytes = 0;
+    uint64_t db_locator_bytes = 0;
+    uint64_t db_tables_attached = 0;
   };
 
   // A table a database registers with filter groups.
@@ -163,9 +188,12 @@ class UnitManager {
   ~UnitManager();
 
   // A database joins; the handle names it in the calls below. Its client
-  // must stay valid until Leave. Fails if a database has joined already.
+  // must stay valid until Leave. Fails if a database has joined already
+  // and the manager is not shared. Safe from any thread.
   Status Join(UnitClient* client, DbHandle* db) LOCKS_EXCLUDED(mu_);
-  // Waits for the database's loads and frees every unit and locator of it.
+  // Waits for the database's loads and frees every unit and locator of it;
+  // a shared manager also forgets its segments' hotness. Safe from any
+  // thread; the memory is the other members' on return.
   void Leave(DbHandle db) LOCKS_EXCLUDED(mu_, pass_mu_);
 
   // Joins a new table's segments to the MultiQueue, with the source's
@@ -196,7 +224,8 @@ class UnitManager {
   // waiting for quiet wait for them too.
   void CountRegistrations(int delta) LOCKS_EXCLUDED(mu_);
 
-  Stats GetStats() const LOCKS_EXCLUDED(mu_);
+  // `db`: the member whose db_* figures are wanted (-1: none).
+  Stats GetStats(DbHandle db = -1) const LOCKS_EXCLUDED(mu_);
   // Consistent pair: bytes of installed units and locators, and the budget
   // of both.
   void GetMemory(uint64_t* installed_bytes, uint64_t* budget_bytes) const
@@ -204,6 +233,11 @@ class UnitManager {
 
   // Notified by the databases' layers when records pile up.
   WakeSignal* wake() { return &wake_; }
+  // The clock the members' layers tick: the manager's if shared, else
+  // null (each layer keeps its own).
+  std::atomic<uint64_t>* shared_clock() {
+    return options_.shared ? &clock_ : nullptr;
+  }
   // The options with the unit shape resolved.
   const UnitManagerOptions& options() const { return options_; }
 
@@ -213,6 +247,8 @@ class UnitManager {
   struct Member {
     UnitClient* client = nullptr;
     uint64_t budget_keys = 0;
+    // Shared: another member freed memory since the last RetryRefused.
+    bool retry_refused = false;
   };
   // A table attached with filter groups.
   struct Table {
@@ -238,9 +274,22 @@ class UnitManager {
   };
   enum LoadCheck { kDoLoad, kSkipLoad };
 
-  // The MultiQueue's key of a database's segment, and of its file.
-  static SegmentId QueueId(DbHandle db, uint64_t file_number, uint32_t seg);
-  static uint64_t QueueFile(DbHandle db, uint64_t file_number);
+  // The MultiQueue's key of a database's file: its file number if the
+  // manager is not shared, else the number assigned to (db, file) (0:
+  // none yet).
+  uint64_t QueueFileLocked(DbHandle db, uint64_t file_number) const
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // As QueueFileLocked, assigning a number to (db, file) if it has none.
+  uint64_t AssignQueueFileLocked(DbHandle db, uint64_t file_number)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The MultiQueue's key of a database's segment (see QueueFileLocked).
+  SegmentId QueueIdLocked(DbHandle db, uint64_t file_number, uint32_t seg) const
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Drops a file's hotness and, if shared, its queue file number.
+  void ForgetFileLocked(DbHandle db, uint64_t file_number)
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Where to report a database's failures.
+  Logger* LogOfLocked(DbHandle db) const EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // unit_manager.cc: the background thread and decisions.
   void BackgroundLoop() LOCKS_EXCLUDED(mu_);
@@ -250,6 +299,10 @@ class UnitManager {
   // Drains one database's ring (up to a batch) and executes the resulting
   // plans; returns the number of records processed.
   size_t ProcessRecords(DbHandle db) LOCKS_EXCLUDED(mu_);
+  // Shared: asks every member but `db` to retry its refused tables.
+  void OthersFreedMemoryLocked(DbHandle db) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Calls the client's RetryRefused if its flag is set (and clears it).
+  void RetryRefusedIfAsked(DbHandle db, UnitClient* client) LOCKS_EXCLUDED(mu_);
   // The clients to serve in one pass.
   std::vector<std::pair<DbHandle, UnitClient*>> Clients() const
       LOCKS_EXCLUDED(mu_);
@@ -304,8 +357,7 @@ class UnitManager {
 
   // unit_loads.cc: unit I/O.
   // Reads and installs reserved units, one at a time.
-  void ExecuteLoads(DbHandle db, const std::vector<Load>& loads)
-      LOCKS_EXCLUDED(mu_);
+  void ExecuteLoads(const std::vector<Load>& loads) LOCKS_EXCLUDED(mu_);
   // Opens a database's table file for unit reads.
   Status OpenForLoads(DbHandle db, uint64_t file_number,
                       std::unique_ptr<RandomAccessFile>* file)
@@ -318,7 +370,7 @@ class UnitManager {
                 RandomAccessFile* file, const Status& open_status,
                 const Load& load, bool count_busy) LOCKS_EXCLUDED(mu_);
   // Unit `unit` of every segment of a new table, in one sequential read.
-  void LoadRegion(DbHandle db, uint64_t file_number,
+  void LoadRegion(DbHandle db, uint64_t file_number, uint64_t queue_file,
                   const std::shared_ptr<TableFilterGroups>& groups,
                   RandomAccessFile* file, const Status& open_status, int unit)
       LOCKS_EXCLUDED(mu_);
@@ -355,8 +407,12 @@ class UnitManager {
   MultiQueue mq_ GUARDED_BY(mu_);
   std::unordered_map<DbHandle, Member> members_ GUARDED_BY(mu_);
   DbHandle next_db_ GUARDED_BY(mu_) = 0;
-  // Keyed by QueueFile(db, file number).
+  // Keyed by QueueFileLocked(db, file number).
   std::unordered_map<uint64_t, Table> tables_ GUARDED_BY(mu_);
+  // Shared: the queue file number of each (db, file) the MultiQueue knows.
+  std::map<std::pair<DbHandle, uint64_t>, uint64_t> queue_files_
+      GUARDED_BY(mu_);
+  uint64_t next_queue_file_ GUARDED_BY(mu_) = 1;
   // The one store of unit targets: a segment's target is the larger of its
   // entry here and the units it holds (no entry: the units it holds). An
   // entry goes once reached, or when it cannot be reached.
@@ -374,6 +430,9 @@ class UnitManager {
   uint64_t installed_bytes_ GUARDED_BY(mu_) = 0;
   uint64_t records_ GUARDED_BY(mu_) = 0;
   uint64_t region_reads_ GUARDED_BY(mu_) = 0;
+
+  // Shared: the members' logical clock (one Tick per Get of any member).
+  alignas(64) std::atomic<uint64_t> clock_{0};
 
   std::thread thread_;
 };

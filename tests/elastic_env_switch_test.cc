@@ -210,6 +210,13 @@ const BadValue kBadValues[] = {
     {"bits_per_unit=4,", "''"},
     {",bits_per_unit=4", "''"},
     {"2", "'2'"},
+    {"shared_budget_mb=0", "shared_budget_mb"},
+    {"shared_budget_mb=-1", "shared_budget_mb"},
+    {"shared_budget_mb=8MB", "shared_budget_mb"},
+    {"shared_budget_mb=17592186044416", "shared_budget_mb"},
+    {"shared_budget_mb=99999999999999999999999", "shared_budget_mb"},
+    {"shared_budget_mb=4,memory_budget_bytes=5", "shared_budget_mb"},
+    {"shared_budget_mb=4,shared_budget_mb=4", "shared_budget_mb"},
     {"ON", "'ON'"},
     {"yes", "'yes'"},
 };
@@ -236,6 +243,19 @@ TEST(ElasticEnvParseTest, ValidBoundaryValuesAreAccepted) {
     EXPECT_TRUE(ParseElasticEnvSetting(value, &setting).ok()) << value;
     EXPECT_TRUE(setting.enabled) << value;
   }
+}
+
+TEST(ElasticEnvParseTest, SharedBudgetIsParsedApartFromTheOptions) {
+  ElasticEnvSetting setting;
+  ASSERT_TRUE(
+      ParseElasticEnvSetting("shared_budget_mb=8,bits_per_unit=2", &setting)
+          .ok());
+  EXPECT_TRUE(setting.enabled);
+  EXPECT_EQ(8u, setting.shared_budget_mb);
+  EXPECT_EQ(2, setting.options.bits_per_unit);
+  EXPECT_EQ(nullptr, setting.options.shared_budget);
+  ASSERT_TRUE(ParseElasticEnvSetting("bits_per_unit=2", &setting).ok());
+  EXPECT_EQ(0u, setting.shared_budget_mb);
 }
 
 // ---------------------------------------------------------------------------
@@ -321,6 +341,27 @@ TEST(ElasticEnvDecideTest, InvalidValueFailsWhateverThePolicy) {
   }
 }
 
+TEST(ElasticEnvDecideTest, SharedBudgetIsOnePerProcessAndSize) {
+  ElasticEnvDecision a, b, c;
+  ASSERT_TRUE(DecideElasticEnvSwitch("shared_budget_mb=3", nullptr, &a).ok());
+  ASSERT_TRUE(DecideElasticEnvSwitch("shared_budget_mb=3", nullptr, &b).ok());
+  ASSERT_TRUE(DecideElasticEnvSwitch("shared_budget_mb=5", nullptr, &c).ok());
+  const ElasticFilterPolicy* pa = AsElasticPolicy(a.policy.get(), nullptr);
+  const ElasticFilterPolicy* pb = AsElasticPolicy(b.policy.get(), nullptr);
+  const ElasticFilterPolicy* pc = AsElasticPolicy(c.policy.get(), nullptr);
+  ASSERT_NE(nullptr, pa);
+  ASSERT_NE(nullptr, pb);
+  ASSERT_NE(nullptr, pc);
+  ASSERT_NE(nullptr, pa->options().shared_budget);
+  EXPECT_EQ(pa->options().shared_budget, pb->options().shared_budget);
+  EXPECT_NE(pa->options().shared_budget, pc->options().shared_budget);
+  EXPECT_EQ(size_t{3} << 20, pa->options().shared_budget->bytes());
+  EXPECT_EQ(size_t{5} << 20, pc->options().shared_budget->bytes());
+  EXPECT_EQ(0u, pa->options().memory_budget_bytes);
+  EXPECT_NE(std::string::npos, a.log_message.find("shared_budget_mb=3"))
+      << a.log_message;
+}
+
 // ---------------------------------------------------------------------------
 // DB::Open with the variable set
 
@@ -399,6 +440,30 @@ class ElasticEnvSwitchDBTest : public test::DBTestBase<testing::Test> {
     return children;
   }
 };
+
+TEST_F(ElasticEnvSwitchDBTest, SharedBudgetMakesTheDatabaseJoinIt) {
+  ScopedElasticVariable var("shared_budget_mb=2");
+  Open(DefaultOptions());
+  Fill();
+  CheckData();
+  const std::string text = ElasticProperty();
+  EXPECT_NE(std::string::npos, text.find("shared_budget_databases: 1")) << text;
+  EXPECT_NE(std::string::npos, text.find("memory_budget_bytes: 2097152"))
+      << text;
+}
+
+TEST_F(ElasticEnvSwitchDBTest, InvalidSharedBudgetFailsTheOpen) {
+  ScopedElasticVariable var("shared_budget_mb=0");
+  Options o = DefaultOptions();
+  o.create_if_missing = true;
+  DB* db = nullptr;
+  const Status s = DB::Open(o, dbname_ + "_shared", &db);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(std::string::npos, s.ToString().find("shared_budget_mb"))
+      << s.ToString();
+  EXPECT_EQ(nullptr, db);
+  delete db;
+}
 
 TEST_F(ElasticEnvSwitchDBTest, ReplacesTheBuiltinBloomPolicy) {
   ScopedElasticVariable var("1");

@@ -56,8 +56,13 @@ class MQScheduleTestPeer {
   // unit load is in flight.
   static void WaitIdle(MQSchedule* mqs) { mqs->manager_->WaitIdle(); }
 
+  // The manager's figures, with the db_* ones of this database.
   static MQSchedule::Stats GetStats(const MQSchedule* mqs) {
-    return mqs->manager_->GetStats();
+    return mqs->manager_->GetStats(mqs->db_);
+  }
+
+  static const UnitManager* Manager(const MQSchedule* mqs) {
+    return mqs->manager_.get();
   }
 
   // A paused background thread processes nothing; returns once no pass
@@ -77,7 +82,7 @@ class MQScheduleTestPeer {
   }
 
   static void SetClock(MQSchedule* mqs, uint64_t now) {
-    mqs->layer_.clock_.store(now, std::memory_order_relaxed);
+    mqs->layer_.clock_->store(now, std::memory_order_relaxed);
   }
 
   // Hotness of every segment of a file registered now or earlier, or
@@ -98,13 +103,12 @@ class MQScheduleTestPeer {
     const UnitManager* m = mqs->manager_.get();
     MutexLock l(&m->mu_);
     std::vector<int> units;
-    auto it = m->tables_.find(UnitManager::QueueFile(mqs->db_, file_number));
+    auto it = m->tables_.find(m->QueueFileLocked(mqs->db_, file_number));
     if (it == m->tables_.end()) return units;
     const uint32_t count = it->second.groups->num_segments();
     units.resize(count);
     for (uint32_t s = 0; s < count; ++s) {
-      units[s] =
-          m->mq_.UnitsLoaded(UnitManager::QueueId(mqs->db_, file_number, s));
+      units[s] = m->mq_.UnitsLoaded(m->QueueIdLocked(mqs->db_, file_number, s));
     }
     return units;
   }

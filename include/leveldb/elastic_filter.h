@@ -42,6 +42,30 @@ namespace leveldb {
 
 struct Options;
 
+// A filter-memory budget several databases share (see
+// ElasticFilterOptions::shared_budget), as they share an Options::block_cache.
+// Opaque: created only by NewElasticFilterBudget. The application owns it
+// and must delete it only after every database using it has been closed.
+class LEVELDB_EXPORT ElasticFilterBudget {
+ public:
+  ElasticFilterBudget(const ElasticFilterBudget&) = delete;
+  ElasticFilterBudget& operator=(const ElasticFilterBudget&) = delete;
+  virtual ~ElasticFilterBudget();
+
+  // The bytes of loaded filter units and segment locators that the
+  // databases sharing the budget may hold together.
+  virtual size_t bytes() const = 0;
+
+ private:
+  friend class SharedElasticBudget;  // the only implementation
+  ElasticFilterBudget() = default;
+};
+
+// A budget of `bytes` bytes for the filter memory of every database whose
+// ElasticFilterOptions::shared_budget is the result. Delete it after those
+// databases are closed.
+LEVELDB_EXPORT ElasticFilterBudget* NewElasticFilterBudget(size_t bytes);
+
 struct LEVELDB_EXPORT ElasticFilterOptions {
   // Bits per key of each filter unit (planes per unit for Ribbon units):
   // 0 (the default) or in [1, 32]. 0 chooses from the budget B
@@ -85,6 +109,17 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // Fixed memory budget for loaded units, in bytes. 0 (the default) derives
   // the budget from memory_bits_per_key and the number of live keys.
   size_t memory_budget_bytes = 0;
+
+  // A budget shared with other databases (NewElasticFilterBudget), or null
+  // (the default): this database has a budget of its own. Databases whose
+  // policies carry the same budget share one scheduler: one background
+  // thread, one MultiQueue over all their segments (a unit of a hot
+  // database can take the place of a unit of a cold one) and one logical
+  // clock; their loaded units and locators never exceed budget->bytes()
+  // together. When set, memory_budget_bytes must be 0 and
+  // memory_bits_per_key is ignored (the unit shape is chosen as for a
+  // budget in bytes). Not owned; it must outlive the databases using it.
+  ElasticFilterBudget* shared_budget = nullptr;
 
   // Number of Gets after which a segment that was not accessed counts as
   // expired (cold) and may give its units to hotter segments. 0 (the
@@ -130,9 +165,10 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
 // bits_per_unit is 0 or in [1, 32], units_per_segment is 0 or in [1, 16],
 // initial_units is in [0, units_per_segment] (the automatic count when 0),
 // memory_bits_per_key is finite and >= 0, segment_bytes is 0 or >= 1024,
-// and unit_kind is kBloom or kRibbon. DB::Open applies these checks to the
-// policy's options before it touches the file system: on failure the
-// database directory is left exactly as it was.
+// unit_kind is kBloom or kRibbon, and with a shared_budget,
+// memory_budget_bytes is 0 and the budget has at least one byte. DB::Open
+// applies these checks to the policy's options before it touches the file
+// system: on failure the database directory is left exactly as it was.
 LEVELDB_EXPORT Status
 ValidateElasticFilterOptions(const ElasticFilterOptions& options);
 

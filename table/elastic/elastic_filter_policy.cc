@@ -51,6 +51,23 @@ bool FindUnitKindProblem(const ElasticFilterOptions& options,
   return false;
 }
 
+bool FindSharedBudgetProblem(const ElasticFilterOptions& options,
+                             ElasticOptionProblem* problem) {
+  if (options.shared_budget == nullptr) return false;
+  if (options.memory_budget_bytes != 0) {
+    return Reject("memory_budget_bytes",
+                  std::to_string(options.memory_budget_bytes),
+                  "must be 0 when shared_budget is set (the shared budget "
+                  "gives the bytes)",
+                  problem);
+  }
+  if (options.shared_budget->bytes() == 0) {
+    return Reject("shared_budget", "a budget of 0 bytes",
+                  "must have at least one byte", problem);
+  }
+  return false;
+}
+
 // bits_per_unit chosen for a budget of `budget_bits` bits per key. Ribbon
 // units: one plane each while the most units a group may have cover the
 // budget, since k loaded planes reject all but 2^-k of absent keys however
@@ -78,9 +95,10 @@ int AutomaticUnits(int bits, double budget_bits) {
 ElasticFilterOptions ResolveElasticShape(const ElasticFilterOptions& options) {
   ElasticFilterOptions resolved = options;
   // A budget in bytes is not known per key when tables are written.
-  const double budget_bits = options.memory_budget_bytes != 0
-                                 ? kBitsPerKeyForByteBudgets
-                                 : options.memory_bits_per_key;
+  const bool in_bytes =
+      options.memory_budget_bytes != 0 || options.shared_budget != nullptr;
+  const double budget_bits =
+      in_bytes ? kBitsPerKeyForByteBudgets : options.memory_bits_per_key;
   if (resolved.bits_per_unit == 0) {
     resolved.bits_per_unit =
         AutomaticBitsPerUnit(options.unit_kind, budget_bits);
@@ -127,6 +145,7 @@ bool FindElasticOptionProblem(const ElasticFilterOptions& user_options,
     return Reject("segment_bytes", std::to_string(options.segment_bytes),
                   "must be 0 (automatic) or >= 1024", problem);
   }
+  if (FindSharedBudgetProblem(options, problem)) return true;
   return FindUnitKindProblem(options, problem);
 }
 
