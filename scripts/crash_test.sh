@@ -22,7 +22,10 @@
 # $STRESS_TMPDIR or build/stress); --kinds=kill,power,errors,all (the
 # cycle kinds drawn from); --skip-known=LIST|none (default log_switch:
 # the check across keys after a power loss off, a known trade-off;
-# reuse_logs keeps reuse_logs off; see docs/stress.md#known-bugs). A
+# reuse_logs keeps reuse_logs off; see docs/stress.md#known-bugs);
+# --dbs=K runs every process on K databases (DIR/db0 ..; each checked
+# after every restart) and --shared_budget_mb=N gives them one ElasticBF
+# budget of N MiB (fractions too; docs/stress.md#several-databases). A
 # violation prints the seed and options, and the exit status is 1.
 set -euo pipefail
 
@@ -79,7 +82,7 @@ die() {
 }
 
 mode='' duration='' max_cycles='' seed='' binary='' workdir='' plant='' kinds=''
-skip_known=log_switch
+skip_known=log_switch dbs=1 shared_budget_mb=''
 for arg in "$@"; do
   case $arg in
     --short) mode=short ;;
@@ -92,6 +95,8 @@ for arg in "$@"; do
     --workdir=*) workdir=${arg#--workdir=} ;;
     --kinds=*) kinds=${arg#--kinds=} ;;
     --skip-known=*) skip_known=${arg#--skip-known=} ;;
+    --dbs=*) dbs=${arg#--dbs=} ;;
+    --shared_budget_mb=*) shared_budget_mb=${arg#--shared_budget_mb=} ;;
     -h | --help)
       usage
       exit 0
@@ -105,6 +110,12 @@ for v in duration max_cycles seed; do
     die "--${v/max_/} needs a non-negative integer, got '${!v}'"
   fi
 done
+[[ $dbs =~ ^[1-9][0-9]*$ ]] && ((dbs <= 64)) ||
+  die "--dbs needs an integer from 1 to 64, got '$dbs'"
+if [[ -n $shared_budget_mb ]]; then
+  [[ $shared_budget_mb =~ ^[0-9]*\.?[0-9]+$ && $shared_budget_mb =~ [1-9] ]] ||
+    die "--shared_budget_mb needs a number of MiB above 0, got '$shared_budget_mb'"
+fi
 workdir=${workdir:-${STRESS_TMPDIR:-$LEVELDB_ROOT/build/stress}}
 seed=${seed:-$(((RANDOM << 15) | RANDOM))}
 case $mode in
@@ -159,6 +170,8 @@ if [[ ,$skip_known, == *,log_switch,* ]]; then
     "(known bug: docs/stress.md#known-bugs; --skip-known=none to include it)"
   tool_flags+=(--prefix_check=0)
 fi
+((dbs == 1)) || tool_flags+=(--dbs="$dbs")
+[[ -z $shared_budget_mb ]] || tool_flags+=(--shared_budget_mb="$shared_budget_mb")
 if [[ -z $binary ]]; then
   for dir in "${LEVELDB_RELEASE_DIR:-}" "$LEVELDB_ROOT/build/release"; do
     if [[ -n $dir && -x $dir/benchmarks/db_stress ]]; then
@@ -215,7 +228,8 @@ report_failure() {
   echo "crash_test: FAILED at cycle $n (exit status $status) of run seed $seed"
   echo "  repeat the run: bash scripts/crash_test.sh --$mode${plant:+=$plant}" \
     "--seed=$seed --cycles=$n${kinds:+ --kinds=$kinds}" \
-    "--skip-known=$skip_known"
+    "--skip-known=$skip_known --dbs=$dbs" \
+    "${shared_budget_mb:+--shared_budget_mb=$shared_budget_mb}"
   echo "  repeat the cycle: $(head -n 1 "$log")"
 }
 
@@ -257,8 +271,10 @@ run_cycle() {
 }
 
 summary() {
+  local sets="$run_no databases"
+  ((dbs == 1)) || sets="$run_no sets of $dbs databases"
   echo "crash_test: $1 cycles in $(($(date +%s) - start)) s, seed $seed," \
-    "$run_no databases: kill ${count[kill]} (+${count[kill_missed]} ended" \
+    "$sets: kill ${count[kill]} (+${count[kill_missed]} ended" \
     "before the kill), power ${count[power]}, errors ${count[errors]}," \
     "all ${count[all]}; $power_losses in-process power losses ($torn torn" \
     "files, $dropped dropped creations), $reopens reopens after" \
@@ -267,7 +283,8 @@ summary() {
 }
 
 echo "crash_test: mode $mode${plant:+ ($plant)}, seed $seed, binary $binary," \
-  "workdir $workdir, up to $duration s and $max_cycles cycles"
+  "workdir $workdir, up to $duration s and $max_cycles cycles, $dbs" \
+  "database(s) per process${shared_budget_mb:+ sharing $shared_budget_mb MiB}"
 start=$(date +%s)
 end=$((start + duration))
 n=0 violations=0

@@ -1,15 +1,18 @@
-// db_stress's oracle (benchmarks/stress/expected_state.h) and its
-// fault-injecting Env (benchmarks/stress/fault_env.h).
+// db_stress's oracle (benchmarks/stress/expected_state.h), its
+// fault-injecting Env (benchmarks/stress/fault_env.h) and its command line
+// (benchmarks/stress/stress_config.h).
 
 #include <cstdio>
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "leveldb/env.h"
 #include "stress/expected_state.h"
 #include "stress/fault_env.h"
+#include "stress/stress_config.h"
 
 namespace stress {
 namespace {
@@ -239,6 +242,59 @@ TEST(FaultEnvTest, InjectsErrorsAtTheConfiguredRate) {
   EXPECT_TRUE(f->Sync().ok());
   EXPECT_EQ(3u, env.stats().injected_errors);
   delete f;
+}
+
+// Parses `args` (without the program name) into `flags`.
+std::string Parse(std::vector<std::string> args, Flags* flags) {
+  std::vector<char*> argv = {const_cast<char*>("db_stress")};
+  for (std::string& a : args) argv.push_back(&a[0]);
+  return ParseFlags(static_cast<int>(argv.size()), argv.data(), flags);
+}
+
+TEST(FlagsTest, DbsAndSharedBudgetAreValidated) {
+  for (const char* bad : {"--dbs=0", "--dbs=65", "--dbs=two", "--dbs=-1",
+                          "--shared_budget_mb=0", "--shared_budget_mb=-2",
+                          "--shared_budget_mb=nan", "--shared_budget_mb=x"}) {
+    Flags f;
+    const std::string err = Parse({"--db=d", bad}, &f);
+    EXPECT_NE(std::string::npos, err.find("bad value for")) << bad << err;
+  }
+  Flags f;
+  EXPECT_NE("", Parse({"--db=d", "--dbs=2", "--state=s"}, &f));
+  EXPECT_NE(
+      "", Parse({"--db=d", "--shared_budget_mb=1", "--plant=drop_filter"}, &f));
+  Flags ok;
+  ASSERT_EQ("", Parse({"--db=d", "--dbs=4", "--shared_budget_mb=0.5"}, &ok));
+  EXPECT_EQ(4, ok.dbs);
+  EXPECT_EQ(size_t{512} << 10, SharedBudgetBytes(ok));
+  EXPECT_EQ("d/db3", DbPath(ok, 3));
+  EXPECT_EQ("d/db3.oracle", StatePath(ok, 3));
+}
+
+TEST(FlagsTest, TheDefaultsDrawAsBeforeAndASharedBudgetMeansElastic) {
+  Flags plain;
+  ASSERT_EQ("", Parse({"--db=d", "--seed=77"}, &plain));
+  EXPECT_EQ(1, plain.dbs);
+  EXPECT_EQ("d.oracle", plain.state);
+  const std::string drawn = PickConfig(plain).ToString();
+  EXPECT_EQ(std::string::npos, drawn.find("shared_budget"));
+  int elastic = 0;
+  std::set<std::string> configs;
+  for (uint64_t seed = 1; seed <= 40; seed++) {
+    Flags f;
+    ASSERT_EQ("", Parse({"--db=d", "--dbs=3", "--shared_budget_mb=2",
+                         "--seed=" + std::to_string(seed)},
+                        &f));
+    for (int db = 0; db < 3; db++) {
+      const Config c = PickConfig(f, db);
+      elastic += c.elastic ? 1 : 0;
+      configs.insert(c.ToString());
+      EXPECT_NE(std::string::npos, c.ToString().find("shared_budget_mb=2"));
+    }
+    EXPECT_NE(DbSeed(f, 0), DbSeed(f, 1));
+  }
+  EXPECT_EQ(120, elastic);
+  EXPECT_GT(configs.size(), 100u);  // each database draws its own options
 }
 
 }  // namespace

@@ -51,6 +51,14 @@ std::string SetFlag(const std::string& name, const char* value, Flags* f) {
     }
   } else if (name == "duration") {
     if (!ParseDouble(value, &f->duration)) return "bad --duration";
+  } else if (name == "shared_budget_mb") {
+    // MiB, fractions too: a budget tighter than the filters must move.
+    if (!ParseDouble(value, &f->shared_budget_mb) || f->shared_budget_mb <= 0 ||
+        f->shared_budget_mb > (1 << 20)) {
+      return "bad value for --shared_budget_mb: " + std::string(value) +
+             " (MiB above 0, at most 1048576; leave it out for a budget "
+             "per database)";
+    }
   } else if (!ParseUint(value, &u)) {
     return "bad value for --" + name + ": " + value;
   } else if (name == "seed") {
@@ -67,6 +75,10 @@ std::string SetFlag(const std::string& name, const char* value, Flags* f) {
     f->prefix_check = u == 1;
   } else if (name == "reuse_logs" && u <= 1) {
     f->reuse_logs = static_cast<int>(u);
+  } else if (name == "dbs") {
+    if (u < 1 || u > 64)
+      return "bad value for --dbs: " + std::string(value) + " (1 to 64)";
+    f->dbs = static_cast<int>(u);
   } else {
     return "unknown flag or value out of range: --" + name;
   }
@@ -87,8 +99,33 @@ std::string ParseFlags(int argc, char** argv, Flags* flags) {
     if (!err.empty()) return err;
   }
   if (flags->db.empty()) return "--db is required";
+  if (flags->dbs > 1 && !flags->state.empty()) {
+    return "--state takes one database; with --dbs the oracle of DIR/db<i> "
+           "is DIR/db<i>.oracle";
+  }
+  if (flags->shared_budget_mb > 0 && flags->plant == "drop_filter") {
+    return "--plant=drop_filter needs the Bloom policy, not "
+           "--shared_budget_mb";
+  }
   if (flags->state.empty()) flags->state = flags->db + ".oracle";
   return "";
+}
+
+std::string DbPath(const Flags& flags, int db) {
+  return flags.db + "/db" + std::to_string(db);
+}
+
+std::string StatePath(const Flags& flags, int db) {
+  return DbPath(flags, db) + ".oracle";
+}
+
+uint64_t DbSeed(const Flags& flags, int db) {
+  return Mix64(flags.seed) + 7919 * static_cast<uint64_t>(db + 1);
+}
+
+size_t SharedBudgetBytes(const Flags& flags) {
+  const double bytes = flags.shared_budget_mb * (1 << 20);
+  return bytes < 1 ? 1 : static_cast<size_t>(bytes);
 }
 
 namespace {
@@ -123,8 +160,8 @@ void PickFaults(const Flags& f, Rng* rng, Config* c) {
 
 }  // namespace
 
-Config PickConfig(const Flags& flags) {
-  Rng rng(flags.seed);
+Config PickConfig(const Flags& flags, int db) {
+  Rng rng(db < 0 ? flags.seed : DbSeed(flags, db));
   Config c;
   c.threads = flags.threads > 0 ? flags.threads : 1 + rng.Uniform(8);
   PickFilters(&rng, &c);
@@ -151,6 +188,10 @@ Config PickConfig(const Flags& flags) {
     c.elastic = false;
     c.bloom = true;
   }
+  if (flags.shared_budget_mb > 0) {
+    c.elastic = true;
+    c.shared_budget_mb = flags.shared_budget_mb;
+  }
   return c;
 }
 
@@ -169,7 +210,14 @@ std::string Config::ToString() const {
       max_file_size, block_size, block_cache_bytes, reuse_logs ? 1 : 0,
       paranoid_checks ? 1 : 0, direct_io ? 1 : 0, compression ? 1 : 0,
       sync_fraction, power_loss ? 1 : 0, error_rate);
-  return buf;
+  std::string out = buf;
+  if (shared_budget_mb > 0) {
+    // The per-database budget fields above are then ignored.
+    char mb[32];
+    std::snprintf(mb, sizeof(mb), " shared_budget_mb=%g", shared_budget_mb);
+    out += mb;
+  }
+  return out;
 }
 
 }  // namespace stress

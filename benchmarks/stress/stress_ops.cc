@@ -32,25 +32,38 @@ void Stressor::Worker(int id) {
       gate_.Exit();
       break;
     }
-    const uint32_t r = rng.Uniform(100);
-    if (r < 30) {
-      DoWrite(&rng, 1);
-    } else if (r < 40) {
-      DoWrite(&rng, 2 + rng.Uniform(7));
-    } else if (r < 70) {
-      DoGet(&rng);
-    } else if (r < 85) {
-      DoScan(&rng);
-    } else {
-      DoSnapshotRead(&rng);
-    }
-    counters_.ops++;
+    DoOp(&rng);
     gate_.Exit();
     if (reopen_wanted_) {
       // The database refuses writes until the main thread reopens it.
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   }
+}
+
+bool Stressor::Step(Rng* rng) {
+  // A database waiting for its reopen refuses writes: try another.
+  if (reopen_wanted_ || !gate_.TryEnter()) return false;
+  const bool run = !failed_;
+  if (run) DoOp(rng);
+  gate_.Exit();
+  return run;
+}
+
+void Stressor::DoOp(Rng* rng) {
+  const uint32_t r = rng->Uniform(100);
+  if (r < 30) {
+    DoWrite(rng, 1);
+  } else if (r < 40) {
+    DoWrite(rng, 2 + rng->Uniform(7));
+  } else if (r < 70) {
+    DoGet(rng);
+  } else if (r < 85) {
+    DoScan(rng);
+  } else {
+    DoSnapshotRead(rng);
+  }
+  counters_.ops++;
 }
 
 void Stressor::DoWrite(Rng* rng, int nkeys) {

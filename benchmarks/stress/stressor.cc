@@ -47,13 +47,15 @@ class DroppingFilterPolicy : public leveldb::FilterPolicy {
   const leveldb::FilterPolicy* const base_;
 };
 
-const leveldb::FilterPolicy* MakeFilter(const Config& c) {
+const leveldb::FilterPolicy* MakeFilter(const Config& c,
+                                        leveldb::ElasticFilterBudget* budget) {
   if (c.elastic) {
     leveldb::ElasticFilterOptions eo;
+    eo.shared_budget = budget;
     eo.unit_kind = c.ribbon ? leveldb::ElasticFilterOptions::UnitKind::kRibbon
                             : leveldb::ElasticFilterOptions::UnitKind::kBloom;
     eo.memory_bits_per_key = c.budget_bits;
-    eo.memory_budget_bytes = c.budget_bytes;
+    eo.memory_budget_bytes = budget != nullptr ? 0 : c.budget_bytes;
     eo.inherit_hotness = c.inherit_hotness;
     eo.initial_units = c.initial_units;
     return leveldb::NewElasticFilterPolicy(eo);
@@ -74,6 +76,13 @@ void Gate::Enter() {
   inside_++;
 }
 
+bool Gate::TryEnter() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed_) return false;
+  inside_++;
+  return true;
+}
+
 void Gate::Exit() {
   std::lock_guard<std::mutex> lock(mu_);
   if (--inside_ == 0) cv_.notify_all();
@@ -91,18 +100,53 @@ void Gate::Open() {
   cv_.notify_all();
 }
 
+Totals& Totals::operator+=(const Totals& o) {
+  ops += o.ops;
+  checked += o.checked;
+  acked_writes += o.acked_writes;
+  write_errors += o.write_errors;
+  read_errors += o.read_errors;
+  power_losses += o.power_losses;
+  reopens += o.reopens;
+  faults.injected_errors += o.faults.injected_errors;
+  faults.torn_files += o.faults.torn_files;
+  faults.dropped_creations += o.faults.dropped_creations;
+  return *this;
+}
+
+void PrintTotals(const std::string& tag, const Totals& t) {
+  std::printf(
+      "%s: ops=%llu checked=%llu acked_writes=%llu write_errors=%llu "
+      "read_errors=%llu power_losses=%llu reopens=%llu injected=%llu "
+      "torn_files=%llu dropped_files=%llu\n",
+      tag.c_str(), static_cast<unsigned long long>(t.ops),
+      static_cast<unsigned long long>(t.checked),
+      static_cast<unsigned long long>(t.acked_writes),
+      static_cast<unsigned long long>(t.write_errors),
+      static_cast<unsigned long long>(t.read_errors),
+      static_cast<unsigned long long>(t.power_losses),
+      static_cast<unsigned long long>(t.reopens),
+      static_cast<unsigned long long>(t.faults.injected_errors),
+      static_cast<unsigned long long>(t.faults.torn_files),
+      static_cast<unsigned long long>(t.faults.dropped_creations));
+  std::fflush(stdout);
+}
+
 Stressor::Stressor(const Flags& flags, const Config& config,
-                   ExpectedState* oracle)
+                   ExpectedState* oracle, const Member& member)
     : flags_(flags),
       config_(config),
       oracle_(oracle),
+      index_(member.index),
+      db_path_(member.index < 0 ? flags.db : DbPath(flags, member.index)),
+      seed_(member.index < 0 ? flags.seed : DbSeed(flags, member.index)),
       env_(new FaultEnv(
           config.direct_io ? leveldb::DirectIOEnv() : leveldb::Env::Default(),
-          Mix64(flags.seed + 1))),
-      filter_(MakeFilter(config)),
+          Mix64(seed_ + 1))),
+      filter_(MakeFilter(config, member.budget)),
       tracker_(oracle->num_keys()),
       locks_(new std::mutex[oracle->num_keys()]),
-      main_rng_(flags.seed + 2) {
+      main_rng_(seed_ + 2) {
   if (flags.plant == "drop_filter") {
     planted_.reset(new DroppingFilterPolicy(filter_.get()));
   }
@@ -128,7 +172,7 @@ bool Stressor::OpenDb() {
   o.compression = config_.compression ? leveldb::kSnappyCompression
                                       : leveldb::kNoCompression;
   env_->SetErrorRate(0);
-  leveldb::Status s = leveldb::DB::Open(o, flags_.db, &db_);
+  leveldb::Status s = leveldb::DB::Open(o, db_path_, &db_);
   if (!s.ok()) {
     db_ = nullptr;
     Violation("open_failed", kNoKey, s.ToString());
@@ -141,13 +185,21 @@ void Stressor::Violation(const std::string& kind, uint32_t key,
                          const std::string& detail) {
   static std::mutex print_mu;
   std::lock_guard<std::mutex> lock(print_mu);
-  std::printf("VIOLATION %s key=%s: %s\n", kind.c_str(),
+  const std::string where = index_ < 0 ? "" : " db=db" + std::to_string(index_);
+  std::printf("VIOLATION %s%s key=%s: %s\n", kind.c_str(), where.c_str(),
               key == kNoKey ? "-" : KeyString(key).c_str(), detail.c_str());
   std::string extra =
       flags_.reuse_logs < 0
           ? ""
           : " --reuse_logs=" + std::to_string(flags_.reuse_logs);
   if (!flags_.prefix_check) extra += " --prefix_check=0";
+  if (flags_.dbs > 1) extra += " --dbs=" + std::to_string(flags_.dbs);
+  if (flags_.shared_budget_mb > 0) {
+    char mb[48];
+    std::snprintf(mb, sizeof(mb), " --shared_budget_mb=%g",
+                  flags_.shared_budget_mb);
+    extra += mb;
+  }
   std::printf(
       "  repeat: db_stress --seed=%llu --keys=%u --fault=%s%s%s%s "
       "(options: %s)\n",
@@ -311,6 +363,7 @@ void Stressor::Adopt(uint32_t key, const Found& found, Recovery how) {
 }
 
 bool Stressor::Recover(Recovery how) {
+  std::lock_guard<std::mutex> serial(recover_mu_);
   const bool power = how == Recovery::kPowerLoss;
   // The power goes out while workers may be inside a write: theirs fail.
   env_->SetPowerOut(power);
@@ -335,38 +388,50 @@ bool Stressor::Recover(Recovery how) {
   return ok;
 }
 
-void Stressor::PrintProgress(const char* tag) {
-  const FaultStats f = env_->stats();
-  std::printf(
-      "%s: ops=%llu checked=%llu acked_writes=%llu write_errors=%llu "
-      "read_errors=%llu power_losses=%llu reopens=%llu injected=%llu "
-      "torn_files=%llu dropped_files=%llu\n",
-      tag, static_cast<unsigned long long>(counters_.ops.load()),
-      static_cast<unsigned long long>(counters_.checked.load()),
-      static_cast<unsigned long long>(counters_.acked_writes.load()),
-      static_cast<unsigned long long>(counters_.write_errors.load()),
-      static_cast<unsigned long long>(counters_.read_errors.load()),
-      static_cast<unsigned long long>(counters_.power_losses.load()),
-      static_cast<unsigned long long>(counters_.reopens.load()),
-      static_cast<unsigned long long>(f.injected_errors),
-      static_cast<unsigned long long>(f.torn_files),
-      static_cast<unsigned long long>(f.dropped_creations));
-  std::fflush(stdout);
+Totals Stressor::totals() const {
+  Totals t;
+  t.ops = counters_.ops;
+  t.checked = counters_.checked;
+  t.acked_writes = counters_.acked_writes;
+  t.write_errors = counters_.write_errors;
+  t.read_errors = counters_.read_errors;
+  t.power_losses = counters_.power_losses;
+  t.reopens = counters_.reopens;
+  t.faults = env_->stats();
+  return t;
+}
+
+void Stressor::PrintProgress(const char* tag) { PrintTotals(tag, totals()); }
+
+void Stressor::Maintain(Clock::time_point now) {
+  if (reopen_wanted_) {
+    Recover(Recovery::kReopen);
+  } else if (now >= next_power_) {
+    Recover(Recovery::kPowerLoss);
+    SchedulePowerLoss();
+  }
+}
+
+void Stressor::SchedulePowerLoss() {
+  if (!config_.power_loss) return;
+  next_power_ =
+      Clock::now() + std::chrono::milliseconds(50 + main_rng_.Uniform(1000));
+}
+
+bool Stressor::Reopen() { return Recover(Recovery::kReopen); }
+
+bool Stressor::Property(const std::string& name, std::string* value) {
+  if (!gate_.TryEnter()) return false;
+  const bool ok = db_ != nullptr && db_->GetProperty(name, value);
+  gate_.Exit();
+  return ok;
 }
 
 void Stressor::MainLoop() {
-  using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   const auto end = start + std::chrono::duration_cast<Clock::duration>(
                                std::chrono::duration<double>(flags_.duration));
   auto next_progress = start + std::chrono::seconds(1);
-  auto next_power = Clock::time_point::max();
-  auto schedule_power = [&] {
-    if (!config_.power_loss) return;
-    next_power =
-        Clock::now() + std::chrono::milliseconds(50 + main_rng_.Uniform(1000));
-  };
-  schedule_power();
   while (!failed_) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     const auto now = Clock::now();
@@ -375,13 +440,21 @@ void Stressor::MainLoop() {
       PrintProgress("progress");
       next_progress += std::chrono::seconds(1);
     }
-    if (reopen_wanted_) {
-      Recover(Recovery::kReopen);
-    } else if (now >= next_power) {
-      Recover(Recovery::kPowerLoss);
-      schedule_power();
-    }
+    Maintain(now);
   }
+}
+
+bool Stressor::Start() {
+  if (!OpenDb() || !VerifyAll(Recovery::kNone)) return false;
+  env_->SetErrorRate(config_.error_rate);
+  SchedulePowerLoss();
+  return true;
+}
+
+void Stressor::Close() {
+  env_->SetErrorRate(0);
+  delete db_;  // a clean close; the next run checks what it left
+  db_ = nullptr;
 }
 
 int Stressor::Run() {
@@ -392,13 +465,12 @@ int Stressor::Run() {
   for (int i = 0; i < config_.threads; i++) {
     workers.emplace_back([this, i] { Worker(i); });
   }
+  SchedulePowerLoss();
   MainLoop();
   stop_ = true;
   gate_.Open();
   for (std::thread& t : workers) t.join();
-  env_->SetErrorRate(0);
-  delete db_;  // a clean close; the next run checks what it left
-  db_ = nullptr;
+  Close();
   PrintProgress("stats");
   std::printf("result: %s\n", failed_ ? "VIOLATION" : "ok");
   return failed_ ? 1 : 0;

@@ -1,10 +1,12 @@
 // The body of db_stress: worker threads on one database, and the checks
-// of every read against the oracle (docs/stress.md).
+// of every read against the oracle (docs/stress.md). With --dbs, one
+// Stressor per database serves the threads of a MultiStressor.
 
 #ifndef STORAGE_LEVELDB_BENCHMARKS_STRESS_STRESSOR_H_
 #define STORAGE_LEVELDB_BENCHMARKS_STRESS_STRESSOR_H_
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -14,6 +16,7 @@
 
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
+#include "leveldb/elastic_filter.h"
 #include "leveldb/filter_policy.h"
 #include "stress/expected_state.h"
 #include "stress/fault_env.h"
@@ -25,6 +28,7 @@ namespace stress {
 class Gate {
  public:
   void Enter();
+  bool TryEnter();  // false, at once, while the gate is closed
   void Exit();
   void Close();  // returns once no worker is inside
   void Open();
@@ -46,15 +50,53 @@ struct Counters {
   std::atomic<uint64_t> reopens{0};
 };
 
+// A copy of the counters and of the fault Env's figures, which add up
+// over databases.
+struct Totals {
+  uint64_t ops = 0, checked = 0, acked_writes = 0, write_errors = 0,
+           read_errors = 0, power_losses = 0, reopens = 0;
+  FaultStats faults;
+
+  Totals& operator+=(const Totals& other);
+};
+
+// Prints "TAG: ops=... checked=..." (scripts/crash_test.sh reads it).
+void PrintTotals(const std::string& tag, const Totals& t);
+
+// One database of a run with --dbs above 1.
+struct Member {
+  int index = -1;  // -1: the run's only database, at --db
+  leveldb::ElasticFilterBudget* budget = nullptr;  // shared, or null
+};
+
 class Stressor {
  public:
-  Stressor(const Flags& flags, const Config& config, ExpectedState* oracle);
+  using Clock = std::chrono::steady_clock;
+
+  Stressor(const Flags& flags, const Config& config, ExpectedState* oracle,
+           const Member& member = Member());
   ~Stressor();
 
   // Opens the database, checks it against the oracle (kill semantics),
   // runs the workers for flags.duration seconds with the configured
   // faults, and closes it. Returns 0, or 1 after a violation.
   int Run();
+
+  // The parts of Run for a MultiStressor, whose threads share databases.
+  // Start opens and checks the database; false after a violation.
+  bool Start();
+  // One operation unless the database is closed or waits for a reopen
+  // (then false, at once). Safe from any thread.
+  bool Step(Rng* rng);
+  // Reopens after a failed write, or simulates a power loss when due.
+  void Maintain(Clock::time_point now);
+  // Closes and reopens the database and checks all of it.
+  bool Reopen();
+  // DB::GetProperty, or false while the database is closed.
+  bool Property(const std::string& name, std::string* value);
+  void Close();  // a clean close, after the last Step
+  bool failed() const { return failed_; }
+  Totals totals() const;
 
  private:
   enum class Recovery { kNone, kReopen, kPowerLoss };
@@ -68,10 +110,12 @@ class Stressor {
                        const std::vector<BatchList>& batches, Recovery how);
   void Adopt(uint32_t key, const Found& found, Recovery how);
   bool Recover(Recovery how);
+  void SchedulePowerLoss();
   void MainLoop();
   void PrintProgress(const char* tag);
 
   void Worker(int id);
+  void DoOp(Rng* rng);
   void DoWrite(Rng* rng, int nkeys);
   bool WriteLocked(const std::vector<uint32_t>& keys, Rng* rng);
   leveldb::Status ApplyBatch(const BatchList& entries,
@@ -92,6 +136,10 @@ class Stressor {
   const Flags flags_;
   const Config config_;
   ExpectedState* const oracle_;
+  const int index_;            // Member::index
+  const std::string db_path_;  // --db, or DIR/db<i>
+  const uint64_t seed_;        // flags.seed, or DbSeed
+  std::mutex recover_mu_;      // one Recover at a time
   std::unique_ptr<FaultEnv> env_;
   std::unique_ptr<const leveldb::FilterPolicy> filter_;
   std::unique_ptr<const leveldb::FilterPolicy> planted_;
@@ -105,6 +153,7 @@ class Stressor {
   std::atomic<bool> failed_{false};
   std::atomic<bool> reopen_wanted_{false};
   Rng main_rng_;
+  Clock::time_point next_power_ = Clock::time_point::max();
 };
 
 }  // namespace stress
