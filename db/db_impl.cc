@@ -501,6 +501,7 @@ Status DBImpl::WriteLevel0Table(MemTable* mem, VersionEdit* edit,
   stats.bytes_written = static_cast<int64_t>(meta.file_size);
   stats_[level].Add(stats);
   IoStats::Add(&io_stats_.compaction_bytes_written, meta.file_size);
+  level0_cleanup_.OnFlush(meta.file_size);
   return s;
 }
 
@@ -664,6 +665,7 @@ void DBImpl::BackgroundCompaction() {
     c = PickAutomaticCompaction();
   }
   const SequenceNumber last_sequence = versions_->LastSequence();
+  const bool ran = c != nullptr;
   bool merged = false;  // ran DoCompactionWork (not a move)
 
   Status status;
@@ -706,10 +708,15 @@ void DBImpl::BackgroundCompaction() {
       manual->begin = &manual->resume_from;
     }
     manual_compaction_ = nullptr;
-  } else if (merged && status.ok()) {
-    level0_cleanup_.OnCompactionEnd(versions_->LastSequence() != last_sequence,
-                                    versions_->NumLevelFiles(0));
+  } else if (ran && status.ok()) {
+    // A move takes no time, so for it quiet means no write since the last
+    // compaction ended; a merge is quiet if no write arrived while it ran.
+    const SequenceNumber since = merged ? last_sequence : quiet_since_;
+    level0_cleanup_.OnCompactionEnd(versions_->LastSequence() != since,
+                                    versions_->NumLevelFiles(0),
+                                    HasLevel1Leftover());
   }
+  if (ran) quiet_since_ = versions_->LastSequence();
 }
 
 bool DBImpl::NoteTableRead() {
@@ -723,11 +730,25 @@ bool DBImpl::NoteTableRead() {
 Compaction* DBImpl::PickAutomaticCompaction() {
   mutex_.AssertHeld();
   Compaction* c = versions_->PickCompaction();
-  if (c == nullptr && level0_cleanup_.due()) {
-    level0_cleanup_.Started();
-    c = versions_->CompactRange(0, nullptr, nullptr);
+  if (c != nullptr || !level0_cleanup_.due()) return c;
+  const bool level1 =
+      level0_cleanup_.due_step() == Level0Cleanup::Step::kLevel1;
+  level0_cleanup_.Started();
+  c = versions_->CompactRange(level1 ? 1 : 0, nullptr, nullptr);
+  if (c != nullptr && level1 && !c->IsTrivialMove() &&
+      !level0_cleanup_.AffordsLevel1(c->InputBytes())) {
+    delete c;  // rewrites more than the writes since the last step
+    c = nullptr;
   }
   return c;
+}
+
+// ElasticBF screens a level-1 leftover with units that follow the reads,
+// so there the leftover is left to seek compaction; with static filters
+// (or none) every Get that reaches it pays their false-positive rate.
+bool DBImpl::HasLevel1Leftover() {
+  mutex_.AssertHeld();
+  return elastic_ == nullptr && versions_->NumLevelFiles(1) > 0;
 }
 
 void DBImpl::CleanupCompaction(CompactionState* compact) {

@@ -183,12 +183,16 @@ class DBImpl : public DB {
   static void BGWork(void* db);
   void BackgroundCall();
   void BackgroundCompaction() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  // The compaction size or seek counts call for, else the level-0 cleanup
-  // if one is due; null if there is nothing to do.
+  // The compaction size or seek counts call for, else the cleanup of
+  // level-0 or level-1 leftovers if one is due; null if there is nothing
+  // to do.
   Compaction* PickAutomaticCompaction() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   // A Get reached the tables: counts it toward the level-0 cleanup; true
   // when that makes the cleanup due.
   bool NoteTableRead() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  // Level 1 holds tables the cleanup should take into level 2 once the
+  // writers are quiet.
+  bool HasLevel1Leftover() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   void CleanupCompaction(CompactionState* compact)
       EXCLUSIVE_LOCKS_REQUIRED(mutex_);
   Status DoCompactionWork(CompactionState* compact)
@@ -264,6 +268,8 @@ class DBImpl : public DB {
   ManualCompaction* manual_compaction_ GUARDED_BY(mutex_);
   // Whether level-0 leftovers are to be compacted (writers went quiet).
   Level0Cleanup level0_cleanup_ GUARDED_BY(mutex_);
+  // The last sequence when the last compaction (or move) ended.
+  SequenceNumber quiet_since_ GUARDED_BY(mutex_) = 0;
 
   VersionSet* const versions_ GUARDED_BY(mutex_);
 

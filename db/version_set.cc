@@ -1353,6 +1353,10 @@ Compaction::Compaction(const Options* options, int level)
   std::fill(std::begin(level_ptrs_), std::end(level_ptrs_), 0);
 }
 
+uint64_t Compaction::InputBytes() const {
+  return TotalFileSize(inputs_[0]) + TotalFileSize(inputs_[1]);
+}
+
 Compaction::~Compaction() {
   if (input_version_ != nullptr) input_version_->Unref();
 }

@@ -351,6 +351,9 @@ class Compaction {
   }
   FileMetaData* input(int which, int i) const { return inputs_[which][i]; }
 
+  // Bytes of every input file, of both levels.
+  uint64_t InputBytes() const;
+
   // Output files are cut at this size.
   uint64_t MaxOutputFileSize() const { return max_output_file_size_; }
 

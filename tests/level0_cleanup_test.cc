@@ -6,14 +6,19 @@
 // level 2: an automatic compaction that leaves level 0 alone. If no write
 // arrives while it runs, the two level-0 tables are compacted next; if a
 // write arrives meanwhile, they stay where they are, as in LevelDB. Gets
-// alone, with no write between them, also trigger the cleanup.
+// alone, with no write between them, also trigger the cleanup. Once level 0
+// is empty, a quiet compaction takes level 1 into level 2, as far as the
+// bytes flushed since the last such step pay for it, unless ElasticBF
+// screens the tables.
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "db/db_impl.h"
 #include "gtest/gtest.h"
 #include "leveldb/db.h"
+#include "leveldb/elastic_filter.h"
 #include "leveldb/env.h"
 #include "leveldb/write_batch.h"
 #include "tests/db_impl_test_peer.h"
@@ -54,10 +59,24 @@ class Level0CleanupTest : public testing::Test {
  protected:
   Level0CleanupTest() : env_(&hook_env_) {
     dbname_ = test::NewTempDir(env_, "level0_cleanup_test");
+    Open();
+  }
+
+  // Opens the (empty) database again with ElasticBF's tables.
+  void UseElasticBF() {
+    delete db_;
+    db_ = nullptr;
+    ElasticFilterOptions eo;
+    policy_.reset(NewElasticFilterPolicy(eo));
+    Open();
+  }
+
+  void Open() {
     Options o;
     o.env = env_;
     o.create_if_missing = true;
-    EXPECT_TRUE(DB::Open(o, dbname_, &db_).ok());
+    o.filter_policy = policy_.get();
+    ASSERT_TRUE(DB::Open(o, dbname_, &db_).ok());
   }
 
   ~Level0CleanupTest() override {
@@ -120,6 +139,7 @@ class Level0CleanupTest : public testing::Test {
   TableHookEnv hook_env_;
   Env* const env_;
   std::string dbname_;
+  std::unique_ptr<const FilterPolicy> policy_;
   DB* db_ = nullptr;
 };
 
@@ -128,8 +148,9 @@ TEST_F(Level0CleanupTest, QuietCompactionTakesLevel0Along) {
   SeekCompactionGets();
   DBImplTestPeer::WaitForBackgroundWork(dbfull());
   const std::string files = FilesPerLevel();
-  // The level-1 table went down by seeks, then level 0 into level 1.
-  EXPECT_EQ("0,1,", files.substr(0, 4)) << files;
+  // The level-1 table went down by seeks, then level 0 into level 1 and
+  // on into level 2.
+  EXPECT_EQ("0,0,", files.substr(0, 4)) << files;
   CheckValues();
 }
 
@@ -163,7 +184,22 @@ TEST_F(Level0CleanupTest, QuietReadsCompactLevel0) {
   }
   DBImplTestPeer::WaitForBackgroundWork(dbfull());
   const std::string files = FilesPerLevel();
-  EXPECT_EQ('0', files[0]) << files;
+  EXPECT_EQ("0,0,", files.substr(0, 4)) << files;
+  CheckValues();
+}
+
+// ElasticBF's units screen a level-1 leftover: level 0 goes into level 1
+// and stays there.
+TEST_F(Level0CleanupTest, QuietReadsLeaveLevel1ToElasticBF) {
+  UseElasticBF();
+  BuildTree();
+  std::string value;
+  for (int n = 0; n < kQuietGets; ++n) {
+    ASSERT_TRUE(db_->Get(ReadOptions(), Key(1001), &value).ok());
+  }
+  DBImplTestPeer::WaitForBackgroundWork(dbfull());
+  const std::string files = FilesPerLevel();
+  EXPECT_EQ("0,1,", files.substr(0, 4)) << files;
   CheckValues();
 }
 
@@ -191,6 +227,39 @@ TEST_F(Level0CleanupTest, FewQuietReadsKeepLevel0) {
   }
   DBImplTestPeer::WaitForBackgroundWork(dbfull());
   EXPECT_EQ("2,1,1,0,0,0,0", FilesPerLevel());
+}
+
+// The rules themselves, without a database.
+TEST(Level0CleanupRules, WritesDuringTheCompactionMeanNoCleanup) {
+  Level0Cleanup cleanup;
+  cleanup.OnFlush(1000);
+  cleanup.OnCompactionEnd(/*writes_arrived=*/true, 2, true);
+  EXPECT_FALSE(cleanup.due());
+  cleanup.OnCompactionEnd(false, 2, true);
+  EXPECT_EQ(Level0Cleanup::Step::kLevel0, cleanup.due_step());
+  cleanup.OnCompactionEnd(false, 0, true);
+  EXPECT_EQ(Level0Cleanup::Step::kLevel1, cleanup.due_step());
+  cleanup.OnCompactionEnd(false, 0, /*level1_leftover=*/false);
+  EXPECT_FALSE(cleanup.due());
+}
+
+// A level-1 step rewrites no more than was flushed since the last one, so
+// a writer that pauses often cannot make it rewrite level 2 each time.
+TEST(Level0CleanupRules, Level1StepsSpendTheFlushedBytes) {
+  Level0Cleanup cleanup;
+  cleanup.OnCompactionEnd(false, 0, true);
+  EXPECT_FALSE(cleanup.due()) << "nothing flushed yet";
+  cleanup.OnFlush(100);
+  cleanup.OnCompactionEnd(false, 0, true);
+  ASSERT_EQ(Level0Cleanup::Step::kLevel1, cleanup.due_step());
+  cleanup.Started();
+  EXPECT_FALSE(cleanup.due());
+  EXPECT_FALSE(cleanup.AffordsLevel1(150));
+  EXPECT_TRUE(cleanup.AffordsLevel1(80));
+  EXPECT_FALSE(cleanup.AffordsLevel1(30));
+  EXPECT_TRUE(cleanup.AffordsLevel1(20));
+  cleanup.OnCompactionEnd(false, 0, true);
+  EXPECT_FALSE(cleanup.due()) << "credit spent";
 }
 
 }  // namespace
