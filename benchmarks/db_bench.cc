@@ -29,6 +29,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -413,8 +414,7 @@ class LiveKeys {
   // Starts from an empty database with keys in [0, n).
   void ResetEmpty(uint64_t n) {
     size_ = n;
-    words_.reset(new std::atomic<uint64_t>[(n + 63) / 64]);
-    for (uint64_t i = 0; i < (n + 63) / 64; i++) words_[i] = 0;
+    words_.reset(new std::atomic<uint64_t>[(n + 63) / 64]());  // zeroed
     beyond_ = 0;
     known_ = true;
   }
@@ -1501,7 +1501,8 @@ class Benchmark {
     }
     if (FLAGS.elastic_bf) {
       uint64_t used = 0;
-      if (has_elastic && FindCounter(elastic, "memory_used_bytes", &used)) {
+      if (has_elastic && proc_io::internal::FindField(
+                             elastic.c_str(), "memory_used_bytes", &used)) {
         std::fprintf(stdout,
                      "filter memory (elastic, loaded units): %" PRIu64
                      " bytes = %.2f bits per %s\n",
@@ -1527,18 +1528,6 @@ class Benchmark {
       std::fprintf(stdout, " (%" PRIu64 " files skipped: unreadable)", skipped);
     }
     std::fputc('\n', stdout);
-  }
-
-  // Reads "name: <integer>" from a property text.
-  static bool FindCounter(const std::string& text, const std::string& name,
-                          uint64_t* value) {
-    const std::string lines = "\n" + text;
-    const size_t at = lines.find("\n" + name + ":");
-    if (at == std::string::npos) return false;
-    const char* begin = lines.c_str() + at + name.size() + 2;
-    char* end = nullptr;
-    *value = std::strtoull(begin, &end, 10);
-    return end != begin;
   }
 
   // Sum of the standard filter blocks of the live tables (those of the
@@ -1647,9 +1636,8 @@ class Benchmark {
       return micros[std::min(micros.size() - 1,
                              static_cast<size_t>(q * micros.size()))];
     };
-    double sum = 0;
-    for (double m : micros) sum += m;
-    const double mean = sum / std::max<size_t>(micros.size(), 1);
+    const double mean = std::accumulate(micros.begin(), micros.end(), 0.0) /
+                        std::max<size_t>(micros.size(), 1);
     std::fprintf(stdout,
                  "%zu direct reads of %" PRId64
                  "-byte blocks over %zu files (%.1f KiB per read): mean "

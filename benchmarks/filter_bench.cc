@@ -37,6 +37,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -401,12 +402,8 @@ int BloomPasses(const std::vector<BloomUnit>& units, uint64_t h) {
 
 // at_least[j]: keys that passed the first j units (from per-key counts).
 std::vector<uint64_t> AtLeast(const std::vector<uint64_t>& passed) {
-  std::vector<uint64_t> out(passed.size(), 0);
-  uint64_t sum = 0;
-  for (size_t j = passed.size(); j-- > 0;) {
-    sum += passed[j];
-    out[j] = sum;
-  }
+  std::vector<uint64_t> out(passed.size());
+  std::partial_sum(passed.rbegin(), passed.rend(), out.rbegin());
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <numeric>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -87,7 +88,7 @@ class ValueSource {
 // fillunique writes its keys, so that n writes leave exactly n live keys.
 inline std::vector<uint32_t> UniqueKeyOrder(uint32_t n, int64_t seed) {
   std::vector<uint32_t> order(n);
-  for (uint32_t i = 0; i < n; i++) order[i] = i;
+  std::iota(order.begin(), order.end(), 0);
   SplitMix64 rng(static_cast<uint64_t>(seed) ^ 0x66696c6c756e6971ull);
   for (uint32_t i = n; i > 1; i--) {
     const uint32_t j = rng.Below(i);

@@ -1,5 +1,6 @@
 #include "properties.h"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -148,11 +149,9 @@ leveldb::Status Properties::GetBool(const std::string& key, bool default_value,
     *result = default_value;
     return leveldb::Status::OK();
   }
-  std::string lower;
-  for (char c : it->second) {
-    lower.push_back(
-        static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  }
+  std::string lower = it->second;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   if (lower == "true" || lower == "1" || lower == "yes" || lower == "on") {
     *result = true;
   } else if (lower == "false" || lower == "0" || lower == "no" ||
