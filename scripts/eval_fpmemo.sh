@@ -4,15 +4,15 @@
 # then, per round and key distribution, readzipf on a fresh copy of it for
 # each configuration in turn (the order reversed every other round):
 #
-#   off   ElasticBF, memory_bits_per_key=4, no memo
-#   memo  the same budget, of which --memo_bytes go to the memo
-#   big   the units' budget of 'off' (--budget_bytes) plus a memo of
-#         --big_memo_bytes on top: in effect unbounded, so that its hits
-#         count the false positives that repeat a (table, key) pair
+#   off    ElasticBF, memory_bits_per_key=4, no memo
+#   memoN  the same budget, of which N bytes go to the memo
+#   big    the units' budget of 'off' plus a memo of --big_memo_bytes on
+#          top: in effect unbounded, so that its hits count the false
+#          positives that repeat a (table, key) pair
 #
 # ElasticBF is chosen through LEVELDB_ELASTICBF (db_bench has no memo
 # flag). Usage: scripts/eval_fpmemo.sh [--keys=N] [--reads=N] [--rounds=N]
-#   [--dists=zipf,ordered_zipf,hotspot,uniform] [--memo_bytes=N]
+#   [--dists=zipf,ordered_zipf,hotspot,uniform] [--configs=off,memo262144,big]
 #   [--big_memo_bytes=N] [--build_dir=DIR] [--eval_dir=DIR]
 # uniform is readzipf with --zipf=0.01. Prints CSV rows on stdout.
 set -euo pipefail
@@ -21,7 +21,7 @@ keys=4000000
 reads=300000
 rounds=2
 dists=zipf,ordered_zipf,hotspot,uniform
-memo_bytes=262144
+configs=off,memo262144,big
 big_memo_bytes=33554432
 build_dir=${LEVELDB_RELEASE_DIR:-build/release}
 eval_dir=${EVAL_DIR:-build/eval}
@@ -31,7 +31,7 @@ for arg in "$@"; do
     --reads=*) reads=${arg#*=} ;;
     --rounds=*) rounds=${arg#*=} ;;
     --dists=*) dists=${arg#*=} ;;
-    --memo_bytes=*) memo_bytes=${arg#*=} ;;
+    --configs=*) configs=${arg#*=} ;;
     --big_memo_bytes=*) big_memo_bytes=${arg#*=} ;;
     --build_dir=*) build_dir=${arg#*=} ;;
     --eval_dir=*) eval_dir=${arg#*=} ;;
@@ -53,12 +53,13 @@ LEVELDB_ELASTICBF=memory_bits_per_key=4 "$db_bench" "${common[@]}" \
   --benchmarks=fillunique,settle --db="$base" >/dev/null 2>&1
 # The static bound for this very tree (benchmarks/filter_bound), to stderr.
 "$build_dir/benchmarks/filter_bound" --db="$base" --key_format=readzipf \
-  --num="$keys" --budgets=4 >&2 || true
+  --num="$keys" --bits_per_unit=1 --units_per_segment=16 \
+  --segment_keys=32768 --budgets=4 >&2 || true
 
 setting() {
   case $1 in
     off) echo "memory_bits_per_key=4" ;;
-    memo) echo "memory_bits_per_key=4,false_positive_memo_bytes=$memo_bytes" ;;
+    memo*) echo "memory_bits_per_key=4,false_positive_memo_bytes=${1#memo}" ;;
     big) echo "memory_budget_bytes=$((budget + big_memo_bytes)),false_positive_memo_bytes=$big_memo_bytes" ;;
   esac
 }
@@ -98,9 +99,12 @@ run() {
 
 echo "round,dist,config,gets,found,data_block_reads,ios_per_get,false_positives,filter_rejections,gets_per_s,approximate_memory_bytes"
 IFS=, read -r -a dist_list <<<"$dists"
+IFS=, read -r -a config_list <<<"$configs"
 for ((r = 1; r <= rounds; r++)); do
-  order=(off memo big)
-  ((r % 2 == 0)) && order=(big memo off)
+  order=()
+  for c in "${config_list[@]}"; do
+    if ((r % 2 == 0)); then order=("$c" ${order[@]+"${order[@]}"}); else order+=("$c"); fi
+  done
   for dist in "${dist_list[@]}"; do
     for config in "${order[@]}"; do run "$r" "$dist" "$config"; done
   done
