@@ -19,7 +19,7 @@ namespace {
 constexpr char kKnownFields[] =
     "bits_per_unit, units_per_segment, segment_bytes, memory_bits_per_key, "
     "memory_budget_bytes, lifetime, initial_units, inherit_hotness, "
-    "unit_kind, shared_budget_mb";
+    "unit_kind, shared_budget_mb, false_positive_memo_bytes";
 
 Status EnvError(const std::string& what) {
   return Status::InvalidArgument(kElasticEnvVariable, what);
@@ -106,6 +106,9 @@ Status SetField(const std::string& field, const std::string& text,
     return ParseBool(field, text, &o->inherit_hotness);
   }
   if (field == "unit_kind") return ParseUnitKind(field, text, &o->unit_kind);
+  if (field == "false_positive_memo_bytes") {
+    return ParseInteger(field, text, &o->false_positive_memo_bytes);
+  }
   return EnvError("unknown field '" + field + "' (known: " + kKnownFields +
                   ")");
 }
@@ -251,6 +254,8 @@ std::string ElasticOptionsString(const ElasticFilterOptions& o) {
   out += ",unit_kind=";
   out += o.unit_kind == ElasticFilterOptions::UnitKind::kRibbon ? "ribbon"
                                                                 : "bloom";
+  out += ",false_positive_memo_bytes=" +
+         std::to_string(o.false_positive_memo_bytes);
   return out;
 }
 

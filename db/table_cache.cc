@@ -19,6 +19,9 @@
 
 namespace leveldb {
 
+static_assert(KeyLookup::kMaxSequence == kMaxSequenceNumber,
+              "KeyLookup::SeesAllEntries must know the DB's largest sequence");
+
 namespace {
 
 // What one cache entry owns: the open file and the Table reading it.
@@ -240,6 +243,13 @@ FilterLayer::Screening TableCache::Screen(uint64_t file_number,
                                 lookup->key_hash());
     }
   }
+  if (screening.verdict == Screening::kMayMatch &&
+      layer->memo()->Contains(file_number, lookup->key_hash(),
+                              lookup->user_key())) {
+    // A read proved the key absent before: the units' mistake is not paid
+    // again. Recorded as the absent probe it stands for.
+    screening.verdict = Screening::kRuledOut;
+  }
   if (screening.verdict == Screening::kRuledOut) {
     lookup->NoteFilter(/*rejected=*/true);
     layer->RecordAccess(screening.segment, /*absent=*/true);
@@ -263,8 +273,12 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
   s = ProbeTable(*table->rep_, options, screening.entries, lookup);
   cache_->Release(handle);
   if (screening.verdict == FilterLayer::Screening::kMayMatch && s.ok()) {
-    elastic_->layer()->RecordAccess(screening.segment,
-                                    !lookup->probe().key_matched);
+    FilterLayer* layer = elastic_->layer();
+    layer->RecordAccess(screening.segment, !lookup->probe().key_matched);
+    if (lookup->ProvedAbsent()) {
+      layer->memo()->Insert(file_number, lookup->key_hash(),
+                            lookup->user_key());
+    }
   }
   return s;
 }
@@ -285,7 +299,12 @@ Status TableCache::GetSegmentKeyRanges(uint64_t file_number, uint64_t file_size,
 }
 
 void TableCache::Evict(uint64_t file_number) {
-  if (elastic_ != nullptr) elastic_->ForgetFile(file_number);
+  if (elastic_ != nullptr) {
+    elastic_->ForgetFile(file_number);
+    // File numbers are never reused in a database, so the entries could
+    // stay harmlessly; clearing them frees their slots.
+    elastic_->layer()->memo()->Forget(file_number);
+  }
   cache_->Erase(FileNumberKey(file_number).slice());
 }
 

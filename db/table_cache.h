@@ -90,8 +90,10 @@ class TableCache {
   // One table probe of `lookup` in table `file_number`: the entry the
   // table holds at or after the key goes to the lookup, which records the
   // outcome; the probe is counted in the lookup's stats. With ElasticBF
-  // the table's resident units are asked first: a key they rule out costs
-  // no table lookup, open or read.
+  // the table's resident units and the false-positive memo are asked
+  // first: a key they rule out costs no table lookup, open or read. A
+  // probe that proves the key absent from the table (KeyLookup::
+  // ProvedAbsent) is remembered in the memo.
   Status Get(const ReadOptions& options, uint64_t file_number,
              uint64_t file_size, KeyLookup* lookup);
 
@@ -125,8 +127,9 @@ class TableCache {
 
   // ElasticBF's screening of table `file_number` for `lookup`, the only
   // place it happens: a file the filter layer does not know yet is
-  // registered by opening its table first; a key the units rule out is
-  // recorded in the lookup and as an access of its segment.
+  // registered by opening its table first; a key the units rule out, or
+  // the false-positive memo knows absent, is recorded in the lookup and as
+  // an access of its segment.
   FilterLayer::Screening Screen(uint64_t file_number, uint64_t file_size,
                                 KeyLookup* lookup);
 

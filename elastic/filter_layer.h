@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "elastic/access_ring.h"
+#include "elastic/false_positive_memo.h"
 #include "elastic/multi_queue.h"
 #include "port/port.h"
 #include "port/thread_annotations.h"
@@ -138,6 +139,8 @@ class FilterLayer {
   // The domain readers of loaded units enter; units and groups are
   // retired to it.
   EpochDomain* epoch() const { return &epoch_; }
+  // The database's false-positive memo (sized by the UnitManager).
+  FalsePositiveMemo* memo() { return &memo_; }
 
  private:
   friend class MQScheduleTestPeer;  // tests/elastic_test_peer.h
@@ -150,6 +153,8 @@ class FilterLayer {
   // Declared first: destroyed last. Mutable: const readers (Screen) enter
   // it.
   mutable EpochDomain epoch_;
+  // Its retired arrays go to epoch_.
+  FalsePositiveMemo memo_{&epoch_};
   // Written by every Get: own_clock_, or the shared budget's.
   alignas(64) std::atomic<uint64_t> own_clock_{0};
   std::atomic<uint64_t>* const clock_;

@@ -174,6 +174,9 @@ class MQSchedule : public UnitClient {
   Logger* info_log() override { return options_.info_log; }
   // UnitClient: tables refused for lack of room try again.
   void RetryRefused() override LOCKS_EXCLUDED(mu_);
+  size_t memo_request() override {
+    return options_.elastic.false_positive_memo_bytes;
+  }
 
   // Opens a live file's table and registers it (as AttachTable); failures
   // are logged.

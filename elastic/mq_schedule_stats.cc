@@ -44,7 +44,7 @@ void TextOut::Printf(const char* format, ...) {
 
 // Memory of units and locators per key the budget is computed over.
 double BitsPerKey(const MQSchedule::Stats& st) {
-  const uint64_t used = st.installed_bytes + st.locator_bytes;
+  const uint64_t used = st.installed_bytes + st.locator_bytes + st.memo_bytes;
   return st.budget_keys == 0 ? 0.0
                              : 8.0 * static_cast<double>(used) / st.budget_keys;
 }
@@ -53,8 +53,9 @@ double BitsPerKey(const MQSchedule::Stats& st) {
 void AppendScalars(const MQSchedule::Stats& st,
                    const ElasticFilterOptions& shape, uint64_t clock,
                    TextOut* text) {
-  // memory_*: units and locators together; unit_*: units alone.
-  text->Counter("memory_used_bytes", st.installed_bytes + st.locator_bytes);
+  // memory_*: units, locators and memos together; unit_*: units alone.
+  text->Counter("memory_used_bytes",
+                st.installed_bytes + st.locator_bytes + st.memo_bytes);
   text->Counter("memory_budget_bytes", st.budget_bytes);
   text->Counter("unit_bytes", st.installed_bytes);
   text->Counter("unit_budget_bytes", st.mq.budget_bytes);
@@ -67,6 +68,9 @@ void AppendScalars(const MQSchedule::Stats& st,
   text->Counter("tables_attached", st.attached_tables);
   text->Counter("keys_attached", st.attached_keys);
   text->Counter("segment_locator_bytes", st.locator_bytes);
+  text->Counter("fp_memo_bytes", st.memo_bytes);
+  text->Counter("fp_memo_hits", st.memo_hits);
+  text->Counter("fp_memo_inserts", st.memo_inserts);
   text->Counter("keys_live", st.budget_keys);
   text->Counter("segments_attached", st.mq.attached_segments);
   text->Counter("segments_closed", st.mq.detached_segments);
@@ -146,7 +150,11 @@ UnitManager::Stats UnitManager::GetStats(DbHandle db) const {
   st.budget_keys = BudgetKeysLocked();
   st.records = records_;
   for (const auto& [db, member] : members_) {
-    st.ring_drops += member.client->layer()->ring_drops();
+    FilterLayer* layer = member.client->layer();
+    st.ring_drops += layer->ring_drops();
+    st.memo_bytes += layer->memo()->bytes();
+    st.memo_hits += layer->memo()->hits();
+    st.memo_inserts += layer->memo()->inserts();
   }
   st.unit_loads = stats_->unit_loads.load(std::memory_order_relaxed);
   st.unit_load_bytes = stats_->unit_load_bytes.load(std::memory_order_relaxed);

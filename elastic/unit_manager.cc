@@ -129,7 +129,10 @@ Status UnitManager::Join(UnitClient* client, DbHandle* db) {
     return Status::NotSupported("a unit manager serves one database");
   }
   *db = next_db_++;
-  members_[*db].client = client;
+  Member& member = members_[*db];
+  member.client = client;
+  member.memo_request = client->memo_request();
+  UpdateBudgetLocked();  // sizes the new member's memo
   return Status::OK();
 }
 
@@ -150,6 +153,8 @@ void UnitManager::Leave(DbHandle db) {
     }
     for (uint64_t number : known) ForgetFileLocked(db, number);
   }
+  // The memo goes with the database; its memory is the others' now.
+  members_.at(db).client->layer()->memo()->Resize(0);
   members_.erase(db);
   UpdateBudgetLocked();
   if (!files.empty()) OthersFreedMemoryLocked(db);
@@ -402,13 +407,37 @@ UnitManager::Budget UnitManager::ComputeBudgetLocked(
     // bytes and stay without filters.
     if (bytes > 0) budget.total = std::max(budget.total, locator_bytes_);
   }
-  // Locators come first: without one a table's units cannot be used.
-  budget.units =
+  // Locators come first: without one a table's units cannot be used. The
+  // memos, sized within what the locators leave, come next.
+  const uint64_t after_locators =
       budget.total > locator_bytes_ ? budget.total - locator_bytes_ : 0;
+  budget.memos = MemoBytesLocked();
+  budget.units =
+      after_locators > budget.memos ? after_locators - budget.memos : 0;
   return budget;
 }
 
+uint64_t UnitManager::MemoBytesLocked() const {
+  uint64_t bytes = 0;
+  for (const auto& [db, member] : members_) {
+    bytes += member.client->layer()->memo()->bytes();
+  }
+  return bytes;
+}
+
+void UnitManager::SizeMemosLocked(uint64_t total) {
+  uint64_t room = total > locator_bytes_ ? total - locator_bytes_ : 0;
+  for (auto& [db, member] : members_) {
+    FalsePositiveMemo* memo = member.client->layer()->memo();
+    const size_t wanted = FalsePositiveMemo::RoundBytes(
+        static_cast<size_t>(std::min<uint64_t>(member.memo_request, room)));
+    if (wanted != memo->bytes()) memo->Resize(wanted);
+    room -= memo->bytes();
+  }
+}
+
 void UnitManager::UpdateBudgetLocked() {
+  SizeMemosLocked(ComputeBudgetLocked(0).total);
   const Budget budget = ComputeBudgetLocked(0);
   budget_bytes_ = budget.total;
   if (budget.units == mq_.budget_bytes()) return;
@@ -595,7 +624,7 @@ void UnitManager::GetHotness(DbHandle db, uint64_t file_number,
 void UnitManager::GetMemory(uint64_t* installed_bytes,
                             uint64_t* budget_bytes) const {
   MutexLock l(&mu_);
-  *installed_bytes = installed_bytes_ + locator_bytes_;
+  *installed_bytes = installed_bytes_ + locator_bytes_ + MemoBytesLocked();
   *budget_bytes = budget_bytes_;
 }
 

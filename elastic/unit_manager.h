@@ -107,6 +107,9 @@ class UnitClient {
   // lack of room try again. Called on the background thread (or by tests
   // waiting for quiet), without the manager's mutex.
   virtual void RetryRefused() {}
+  // Bytes the database asks for its false-positive memo (its layer's);
+  // the manager grants at most what the locators leave of the budget.
+  virtual size_t memo_request() { return 0; }
 };
 
 class UnitManager {
@@ -123,7 +126,12 @@ class UnitManager {
     // Memory of the attached tables' segment locators, charged to the
     // budget before units.
     uint64_t locator_bytes = 0;
-    uint64_t budget_bytes = 0;  // units and locators together
+    uint64_t budget_bytes = 0;  // units, locators and memos together
+    // Memory of the databases' false-positive memos, charged to the budget
+    // after the locators and before the units; their hits and inserts.
+    uint64_t memo_bytes = 0;
+    uint64_t memo_hits = 0;
+    uint64_t memo_inserts = 0;
     // Keys the budget is computed over (see NewTable::budget_keys).
     uint64_t budget_keys = 0;
     uint64_t records = 0;     // access records processed
@@ -226,8 +234,8 @@ class UnitManager {
 
   // `db`: the member whose db_* figures are wanted (-1: none).
   Stats GetStats(DbHandle db = -1) const LOCKS_EXCLUDED(mu_);
-  // Consistent pair: bytes of installed units and locators, and the budget
-  // of both.
+  // Consistent pair: bytes of installed units, locators and memos, and the
+  // budget of all three.
   void GetMemory(uint64_t* installed_bytes, uint64_t* budget_bytes) const
       LOCKS_EXCLUDED(mu_);
 
@@ -249,6 +257,7 @@ class UnitManager {
     uint64_t budget_keys = 0;
     // Shared: another member freed memory since the last RetryRefused.
     bool retry_refused = false;
+    size_t memo_request = 0;  // UnitClient::memo_request at Join
   };
   // A table attached with filter groups.
   struct Table {
@@ -269,8 +278,9 @@ class UnitManager {
   };
   // The memory budget.
   struct Budget {
-    uint64_t total = 0;  // units and locators together
-    uint64_t units = 0;  // what the attached tables' locators leave
+    uint64_t total = 0;  // units, locators and memos together
+    uint64_t memos = 0;  // the members' false-positive memos
+    uint64_t units = 0;  // what the locators and memos leave
   };
   enum LoadCheck { kDoLoad, kSkipLoad };
 
@@ -335,6 +345,12 @@ class UnitManager {
   // Applies ComputeBudgetLocked(0): records it and hands the units' part to
   // the MultiQueue, which evicts down to it.
   void UpdateBudgetLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Sizes each member's memo to its request, within what the locators
+  // leave of `total` (members in handle order); an unchanged size keeps the
+  // memo's entries.
+  void SizeMemosLocked(uint64_t total) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Bytes of the members' memos.
+  uint64_t MemoBytesLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
   uint64_t BudgetKeysLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // When top-ups are pending: reserves units for segments below their
   // target, from free memory only, hottest first, one unit per segment per

@@ -43,6 +43,8 @@ class KeyLookup {
   static constexpr size_t kTagSize = 8;
   static constexpr uint8_t kDeletionType = 0;
   static constexpr uint8_t kValueType = 1;
+  // The largest sequence number a tag holds (56 bits).
+  static constexpr uint64_t kMaxSequence = (uint64_t{1} << 56) - 1;
 
   // Looks up `internal_key` (the user key tagged with the read's sequence
   // number) among tables ordered by `user_comparator`. key_hash is
@@ -67,6 +69,28 @@ class KeyLookup {
   uint64_t key_hash() const { return key_hash_; }
   Outcome outcome() const { return outcome_; }
   const Probe& probe() const { return probe_; }
+
+  // True when the lookup's sequence number is the largest possible: it
+  // sees every entry of its user key in any table (the DB asks so when no
+  // snapshot hides entries of the tables it reads).
+  bool SeesAllEntries() const {
+    uint64_t tag = 0;
+    for (size_t i = 0; i < kTagSize; ++i) {
+      tag |= uint64_t{static_cast<uint8_t>(
+                 internal_key_.data()[user_key().size() + i])}
+             << (8 * i);
+    }
+    return (tag >> 8) == kMaxSequence;
+  }
+
+  // True when the probe just ended proved that the table holds no entry of
+  // the user key at all (not just none visible at the lookup's sequence):
+  // a block was read, the entry landed on is well formed and of another
+  // key, and the lookup sees all entries.
+  bool ProvedAbsent() const {
+    return probe_.read_data_block && !probe_.key_matched &&
+           outcome_ != Outcome::kCorrupt && SeesAllEntries();
+  }
 
   // True when the probe just ended read a data block for nothing: a seek
   // a compaction could have saved.

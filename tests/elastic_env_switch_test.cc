@@ -68,7 +68,8 @@ bool SameOptions(const ElasticFilterOptions& a, const ElasticFilterOptions& b) {
          a.memory_bits_per_key == b.memory_bits_per_key &&
          a.memory_budget_bytes == b.memory_budget_bytes &&
          a.lifetime == b.lifetime && a.initial_units == b.initial_units &&
-         a.inherit_hotness == b.inherit_hotness && a.unit_kind == b.unit_kind;
+         a.inherit_hotness == b.inherit_hotness && a.unit_kind == b.unit_kind &&
+         a.false_positive_memo_bytes == b.false_positive_memo_bytes;
 }
 
 ElasticFilterOptions SwitchDefaults() {
@@ -107,7 +108,7 @@ TEST(ElasticEnvParseTest, EveryFieldCanBeSet) {
                   "bits_per_unit=2,units_per_segment=12,segment_bytes=8192,"
                   "memory_bits_per_key=4.5,memory_budget_bytes=100000,"
                   "lifetime=77,initial_units=0,inherit_hotness=true,"
-                  "unit_kind=ribbon",
+                  "unit_kind=ribbon,false_positive_memo_bytes=65536",
                   &setting)
                   .ok());
   EXPECT_TRUE(setting.enabled);
@@ -121,6 +122,7 @@ TEST(ElasticEnvParseTest, EveryFieldCanBeSet) {
   want.initial_units = 0;
   want.inherit_hotness = true;
   want.unit_kind = ElasticFilterOptions::UnitKind::kRibbon;
+  want.false_positive_memo_bytes = 65536;
   EXPECT_TRUE(SameOptions(want, setting.options))
       << ElasticOptionsString(setting.options);
 }

@@ -159,6 +159,15 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // and stock LevelDB reads either (without a filter).
   enum class UnitKind : int { kBloom = 0, kRibbon = 1 };
   UnitKind unit_kind = UnitKind::kRibbon;
+
+  // Bytes of the database's false-positive memo: the (table, key) pairs a
+  // data-block read proved absent, so that a key the filter units let
+  // through by mistake costs that read once per table, not at every Get
+  // (docs/elasticbf.md, "False-positive memo"). Charged to the budget after
+  // the segment locators and before the units, and never more than what
+  // the locators leave; rounded down to a power of two of 64-byte sets.
+  // 0 (the default): no memo.
+  size_t false_positive_memo_bytes = 0;
 };
 
 // Returns InvalidArgument, naming the offending field and its value, unless:

@@ -1,0 +1,174 @@
+#include "elastic/false_positive_memo.h"
+
+#include <cstring>
+
+#include "util/hash64.h"
+
+namespace leveldb {
+
+namespace {
+
+// Odd multipliers and a seed unrelated to KeyHash64's constants.
+constexpr uint64_t kMemoSeed = 0x2545f4914f6cdd1dull;
+constexpr uint64_t kLaneMul = 0xd6e8feb86659fd93ull;
+constexpr uint64_t kFileMul = 0xa0761d6478bd642full;
+
+uint64_t Load64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+// Murmur-style 64-bit mixer (different shifts and constants from the
+// finalizer KeyHash64 uses).
+uint64_t Mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return x;
+}
+
+}  // namespace
+
+uint64_t MemoKeyHash(const char* data, size_t n) {
+  uint64_t h = kMemoSeed ^ (n * kLaneMul);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    h = Mix(h ^ Load64(data + i)) * kLaneMul;
+  }
+  if (i < n) {
+    uint64_t tail = 0;
+    std::memcpy(&tail, data + i, n - i);
+    h = Mix(h ^ tail ^ (uint64_t{n - i} << 56)) * kLaneMul;
+  }
+  return Mix(h);
+}
+
+FalsePositiveMemo::FalsePositiveMemo(EpochDomain* epoch, int fingerprint_bits)
+    : epoch_(epoch),
+      fingerprint_mask_(fingerprint_bits >= 64
+                            ? ~uint64_t{0}
+                            : (uint64_t{1} << fingerprint_bits) - 1) {}
+
+FalsePositiveMemo::~FalsePositiveMemo() {
+  // No reader is left when the database closes its layer.
+  delete table_.load(std::memory_order_relaxed);
+}
+
+uint64_t FalsePositiveMemo::Fingerprint(uint64_t file_number,
+                                        const Slice& user_key) const {
+  const uint64_t key = MemoKeyHash(user_key.data(), user_key.size());
+  const uint64_t fp = Mix(key ^ (file_number * kFileMul)) & fingerprint_mask_;
+  return fp == 0 ? 1 : fp;
+}
+
+size_t FalsePositiveMemo::SetOf(const Array& array, uint64_t file_number,
+                                uint64_t key_hash) {
+  // The filters' hash places the pair; the fingerprint alone decides a
+  // match, so the set's choice need not be independent of the filters.
+  return hash64_internal::Avalanche(key_hash ^ (file_number * kFileMul)) &
+         array.mask;
+}
+
+bool FalsePositiveMemo::Contains(uint64_t file_number, uint64_t key_hash,
+                                 const Slice& user_key) {
+  if (!active()) return false;
+  const uint64_t fp = Fingerprint(file_number, user_key);
+  EpochGuard guard(epoch_);
+  const Array* array = table_.load(std::memory_order_acquire);
+  if (array == nullptr) return false;
+  const Set& set = array->sets[SetOf(*array, file_number, key_hash)];
+  for (const Slot& slot : set.ways) {
+    if (slot.fingerprint.load(std::memory_order_relaxed) == fp) {
+      Count(hits_, key_hash);
+      return true;
+    }
+  }
+  return false;
+}
+
+void FalsePositiveMemo::Insert(uint64_t file_number, uint64_t key_hash,
+                               const Slice& user_key) {
+  if (!active()) return;
+  const uint64_t fp = Fingerprint(file_number, user_key);
+  EpochGuard guard(epoch_);
+  Array* array = table_.load(std::memory_order_acquire);
+  if (array == nullptr) return;
+  Set& set = array->sets[SetOf(*array, file_number, key_hash)];
+  // An empty way if there is one, else a way picked by the fingerprint
+  // (close to random replacement).
+  Slot* target = &set.ways[(fp >> 32) % kWays];
+  for (Slot& slot : set.ways) {
+    const uint64_t seen = slot.fingerprint.load(std::memory_order_relaxed);
+    if (seen == fp) return;
+    if (seen == 0) {
+      target = &slot;
+      break;
+    }
+  }
+  // A racing writer may overwrite this entry: it then costs a read again.
+  target->file.store(file_number, std::memory_order_relaxed);
+  target->fingerprint.store(fp, std::memory_order_release);
+  Count(inserts_, key_hash);
+}
+
+size_t FalsePositiveMemo::RoundBytes(size_t bytes) {
+  if (bytes < kSetBytes) return 0;
+  size_t sets = 1;
+  while (sets <= bytes / kSetBytes / 2) sets *= 2;
+  return sets * kSetBytes;
+}
+
+size_t FalsePositiveMemo::Resize(size_t bytes) {
+  const size_t sets = RoundBytes(bytes) / kSetBytes;
+  Array* fresh = sets == 0 ? nullptr : new Array(sets);
+  Array* old = table_.exchange(fresh, std::memory_order_acq_rel);
+  bytes_.store(sets * kSetBytes, std::memory_order_relaxed);
+  epoch_->RetireObject(old);
+  return sets * kSetBytes;
+}
+
+void FalsePositiveMemo::Forget(uint64_t file_number) {
+  EpochGuard guard(epoch_);
+  Array* array = table_.load(std::memory_order_acquire);
+  if (array == nullptr) return;
+  for (size_t s = 0; s <= array->mask; ++s) {
+    for (Slot& slot : array->sets[s].ways) {
+      if (slot.file.load(std::memory_order_relaxed) != file_number) continue;
+      // Only the entry seen is cleared: one written meanwhile for another
+      // file stays (a lost one would only cost a read).
+      uint64_t fp = slot.fingerprint.load(std::memory_order_relaxed);
+      slot.fingerprint.compare_exchange_strong(fp, 0,
+                                               std::memory_order_relaxed);
+    }
+  }
+}
+
+size_t FalsePositiveMemo::CountEntries(uint64_t file_number) {
+  EpochGuard guard(epoch_);
+  const Array* array = table_.load(std::memory_order_acquire);
+  if (array == nullptr) return 0;
+  size_t count = 0;
+  for (size_t s = 0; s <= array->mask; ++s) {
+    for (const Slot& slot : array->sets[s].ways) {
+      if (slot.fingerprint.load(std::memory_order_relaxed) != 0 &&
+          (file_number == 0 ||
+           slot.file.load(std::memory_order_relaxed) == file_number)) {
+        ++count;
+      }
+    }
+  }
+  return count;
+}
+
+uint64_t FalsePositiveMemo::Sum(const Stripe* stripes) {
+  uint64_t total = 0;
+  for (int i = 0; i < kStripes; ++i) {
+    total += stripes[i].count.load(std::memory_order_relaxed);
+  }
+  return total;
+}
+
+}  // namespace leveldb

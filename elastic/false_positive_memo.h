@@ -1,0 +1,123 @@
+// FalsePositiveMemo: the (table, user key) pairs a data-block read proved
+// absent, one memo per database (docs/elasticbf.md, "False-positive memo").
+//
+// Tables are immutable, so "key k is not in table t" stays true until t is
+// deleted; a key the filter units let through by mistake costs a data-block
+// read the first time only, once the memo remembers it.
+//
+// Layout: a set-associative array of slots, kWays slots (one cache line) per
+// set. A pair picks its set from the filters' key hash mixed with the file
+// number, and is stored as a 64-bit fingerprint of (file number, user key)
+// from a hash independent of the filters' (so a key the units confuse with a
+// present one is no likelier to match it here). A present key is screened
+// out only if its fingerprint equals one of the kWays in its set: at most
+// kWays * 2^-64 per table probe, see docs/elasticbf.md for the argument.
+//
+//   Get thread:  Contains() (relaxed loads, inside the layer's epoch);
+//                Insert() after a read proved the key absent (one CAS or
+//                store; an entry lost to a race only costs a read again).
+//   Background:  Resize() publishes a new, empty array and retires the old
+//                one to the epoch; Forget() clears a deleted file's slots.
+//
+// Hits and inserts are counted in striped counters (one cache line each,
+// picked by the key hash), so concurrent Gets rarely share a line.
+#ifndef STORAGE_LEVELDB_ELASTIC_FALSE_POSITIVE_MEMO_H_
+#define STORAGE_LEVELDB_ELASTIC_FALSE_POSITIVE_MEMO_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "leveldb/slice.h"
+#include "util/epoch.h"
+
+namespace leveldb {
+
+class FalsePositiveMemo {
+ public:
+  static constexpr int kWays = 4;
+  // Bytes of one set: kWays slots of a fingerprint and a file number.
+  static constexpr size_t kSetBytes = kWays * 2 * sizeof(uint64_t);
+
+  // Readers enter `epoch` (it must outlive the memo); retired arrays are
+  // freed through it. fingerprint_bits in [1, 64]: fewer than 64 only in
+  // tests, to make fingerprint collisions happen.
+  explicit FalsePositiveMemo(EpochDomain* epoch, int fingerprint_bits = 64);
+  FalsePositiveMemo(const FalsePositiveMemo&) = delete;
+  FalsePositiveMemo& operator=(const FalsePositiveMemo&) = delete;
+  ~FalsePositiveMemo();
+
+  // True if a memory array is published (else Contains/Insert do nothing).
+  bool active() const {
+    return table_.load(std::memory_order_relaxed) != nullptr;
+  }
+
+  // Get path: true if (file_number, user_key) was recorded absent.
+  // key_hash is the filters' KeyHash64 of the user key. Lock-free, no
+  // allocation.
+  bool Contains(uint64_t file_number, uint64_t key_hash, const Slice& user_key);
+  // Get path: records that table file_number holds no entry of user_key.
+  void Insert(uint64_t file_number, uint64_t key_hash, const Slice& user_key);
+
+  // Background: replaces the array by an empty one of about `bytes` bytes
+  // (rounded down to a power of two of sets; 0: none). Returns the bytes
+  // now used. Callers serialize it.
+  size_t Resize(size_t bytes);
+  // What Resize(bytes) would use.
+  static size_t RoundBytes(size_t bytes);
+  // Background: clears the slots of a deleted table file, freeing them.
+  void Forget(uint64_t file_number);
+
+  // Slots holding an entry (of `file_number` only, unless 0). O(bytes):
+  // for tests and statistics.
+  size_t CountEntries(uint64_t file_number = 0);
+
+  // Bytes of the published array.
+  size_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
+  // Counters since the memo was made.
+  uint64_t hits() const { return Sum(hits_); }
+  uint64_t inserts() const { return Sum(inserts_); }
+
+ private:
+  static constexpr int kStripes = 8;
+  struct alignas(64) Stripe {
+    std::atomic<uint64_t> count{0};
+  };
+  struct Slot {
+    std::atomic<uint64_t> fingerprint{0};  // 0: empty
+    std::atomic<uint64_t> file{0};         // for Forget only
+  };
+  struct alignas(64) Set {
+    Slot ways[kWays];
+  };
+  struct Array {
+    explicit Array(size_t count) : sets(new Set[count]), mask(count - 1) {}
+    std::unique_ptr<Set[]> sets;
+    const uint64_t mask;  // sets - 1 (a power of two)
+  };
+
+  // The fingerprint of (file_number, user_key), never 0.
+  uint64_t Fingerprint(uint64_t file_number, const Slice& user_key) const;
+  static size_t SetOf(const Array& array, uint64_t file_number,
+                      uint64_t key_hash);
+  static void Count(Stripe* stripes, uint64_t key_hash) {
+    stripes[key_hash % kStripes].count.fetch_add(1, std::memory_order_relaxed);
+  }
+  static uint64_t Sum(const Stripe* stripes);
+
+  EpochDomain* const epoch_;
+  const uint64_t fingerprint_mask_;
+  std::atomic<Array*> table_{nullptr};
+  std::atomic<size_t> bytes_{0};
+  Stripe hits_[kStripes];
+  Stripe inserts_[kStripes];
+};
+
+// 64-bit hash of data[0, n), independent of KeyHash64 (another mixing
+// function and seed): the memo's fingerprints.
+uint64_t MemoKeyHash(const char* data, size_t n);
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_ELASTIC_FALSE_POSITIVE_MEMO_H_
