@@ -200,13 +200,14 @@ int ChooseDb(const std::string& dist, const zipf_keys::Zipfian& zipf,
 
 // The columns of a run.
 constexpr int kIos = 0, kWasted = 1, kGetsPerS = 2, kBytes = 3, kHotBytes = 4,
-              kColdMin = 5, kColdMax = 6, kThreads = 7, kElasticCpu = 8,
-              kOtherCpu = 9, kGetCpu = 10, kColumns = 11;
+              kColdMin = 5, kColdMax = 6, kUnitLoads = 7, kThreads = 8,
+              kElasticCpu = 9, kOtherCpu = 10, kGetCpu = 11, kColumns = 12;
 const char* kHeader =
     "| I/Os per Get | wasted reads per Get | Gets/s "
-    "| filter bytes, all | db0 | others, least | others, most | ElasticBF "
+    "| filter bytes, all | db0 | others, least | others, most | unit loads "
+    "| ElasticBF "
     "threads | their CPU ms | other background CPU ms | Get thread CPU ms "
-    "|\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
 using Row = std::vector<double>;
 
 uint64_t Field(const std::string& text, const char* name) {
@@ -215,11 +216,11 @@ uint64_t Field(const std::string& text, const char* name) {
   return value;
 }
 
-// Filter bytes and I/O counters of the databases into *r; fails if the
-// bytes are above the budget.
+// Filter bytes, unit loads (a shared budget's are its own) and I/O counters
+// of the databases into *r; fails if the bytes are above the budget.
 void DbStats(const Open& o, bool shared, Row* r) {
   Row& x = *r;
-  x[kBytes] = x[kIos] = x[kWasted] = x[kColdMax] = 0;
+  x[kBytes] = x[kIos] = x[kWasted] = x[kColdMax] = x[kUnitLoads] = 0;
   x[kColdMin] = S.dbs > 1 ? 1e300 : 0;
   for (int i = 0; i < S.dbs; ++i) {
     std::string text, io;
@@ -230,6 +231,7 @@ void DbStats(const Open& o, bool shared, Row* r) {
     x[kColdMin] = i > 0 ? std::min(x[kColdMin], own) : x[kColdMin];
     x[kColdMax] = i > 0 ? std::max(x[kColdMax], own) : x[kColdMax];
     x[kBytes] = shared ? Field(text, "memory_used_bytes") : x[kBytes] + own;
+    x[kUnitLoads] = (shared ? 0 : x[kUnitLoads]) + Field(text, "unit_loads");
     o.dbs[i]->GetProperty("leveldb.io-stats", &io);
     x[kIos] += Field(io, "data_block_reads") -
                Field(io, "data_block_cache_hits") + 0.0;
@@ -281,6 +283,7 @@ Row Run(const std::string& config, const std::string& dist, int round) {
   Row r(kColumns, 0.0);
   DbStats(o, config == "shared", &r);
   for (const auto& db : o.dbs) leveldb::ResetIoStats(db.get());
+  const double unit_loads = r[kUnitLoads];
   const std::map<int, uint64_t> start = ThreadCpu();
   const auto t0 = std::chrono::steady_clock::now();
   gets(S.reads);
@@ -289,6 +292,8 @@ Row Run(const std::string& config, const std::string& dist, int round) {
   ThreadStats(before_open, start, &r);
   r[kGetsPerS] = S.reads / secs.count();
   DbStats(o, config == "shared", &r);
+  // ResetIoStats zeroed the split budgets' counts, not the shared one's.
+  if (config == "shared") r[kUnitLoads] -= unit_loads;
   if (r[kThreads] != (config == "shared" ? 1 : S.dbs)) {
     Die(config + ": ElasticBF threads: " + std::to_string(r[kThreads]));
   }
