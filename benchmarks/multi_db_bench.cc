@@ -134,9 +134,7 @@ std::string LevelShares(leveldb::DB* db) {
   return out;
 }
 
-// Fresh databases, each key of [0, KeysPerDb()) once in a shuffled order;
-// reopened (the log becomes a table) until the tables and the process's
-// I/O stay the same for two seconds.
+// Fresh databases, each key of [0, KeysPerDb()) once in a shuffled order.
 void Load() {
   for (int i = 0; i < S.dbs; ++i) leveldb::DestroyDB(DbName(i), {});
   leveldb::Env::Default()->CreateDir(S.dir);
@@ -156,19 +154,6 @@ void Load() {
       }
       Check(o.dbs[i]->Write({}, &batch));
     }
-  }
-  Open o;
-  OpenAll("split", &o);
-  for (std::string last, now;; last.swap(now)) {
-    std::this_thread::sleep_for(std::chrono::seconds(2));
-    const proc_io::Snapshot io = proc_io::Process();
-    now = std::to_string(io.read_bytes) + std::to_string(io.write_bytes);
-    for (int i = 0; i < S.dbs; ++i) now += LevelShares(o.dbs[i].get());
-    if (now == last) break;
-  }
-  for (int i = 0; i < S.dbs; ++i) {
-    std::printf("db%d levels (shares of table bytes): %s\n", i,
-                LevelShares(o.dbs[i].get()).c_str());
   }
 }
 
@@ -196,6 +181,53 @@ int ChooseDb(const std::string& dist, const zipf_keys::Zipfian& zipf,
   if (S.dbs == 1 || u < S.hot_share) return 0;
   const double cold = (u - S.hot_share) / (1 - S.hot_share);
   return std::min<int>(S.dbs - 1, 1 + static_cast<int>(cold * (S.dbs - 1)));
+}
+
+// n Gets, each of a database by `dist` and a key within it by the
+// read-path protocol; fails on a wrong answer.
+void Gets(const Open& o, const std::string& dist, int64_t n,
+          zipf_keys::SplitMix64* rng) {
+  const zipf_keys::Zipfian db_zipf(S.dbs, S.db_zipf);
+  const zipf_keys::ScrambledZipfian zipf(KeysPerDb(), 0.99);
+  leveldb::ReadOptions options;
+  options.fill_cache = false;
+  zipf_keys::KeyFormatter key;
+  std::string value;
+  for (int64_t g = 0; g < n; ++g) {
+    const int db = ChooseDb(dist, db_zipf, rng->NextDouble());
+    const zipf_keys::ZipfLookup l =
+        zipf_keys::NextZipfLookup(zipf, S.zero_lookup_ratio, rng);
+    const auto k = key.Set(l.key, l.absent ? zipf_keys::kAbsentSuffix : "");
+    const leveldb::Status s =
+        o.dbs[db]->Get(options, {k.data(), k.size()}, &value);
+    if (s.ok() == l.absent || !(s.ok() || s.IsNotFound())) {
+      Die("wrong answer for " + std::string(k) + ": " + s.ToString());
+    }
+  }
+}
+
+// Reopens the databases (the log becomes a table) and waits until their
+// tables and the process's I/O stay the same for two seconds, before and
+// after --warmup Gets spread evenly, whose seek compactions would
+// otherwise reshape the trees during the first run.
+void Settle() {
+  Open o;
+  OpenAll("split", &o);
+  zipf_keys::SplitMix64 rng(zipf_keys::ThreadSeed64(S.seed, 0));
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) Gets(o, "even", S.warmup, &rng);
+    for (std::string last, now;; last.swap(now)) {
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+      const proc_io::Snapshot io = proc_io::Process();
+      now = std::to_string(io.read_bytes) + std::to_string(io.write_bytes);
+      for (int i = 0; i < S.dbs; ++i) now += LevelShares(o.dbs[i].get());
+      if (now == last) break;
+    }
+  }
+  for (int i = 0; i < S.dbs; ++i) {
+    std::printf("db%d levels (shares of table bytes): %s\n", i,
+                LevelShares(o.dbs[i].get()).c_str());
+  }
 }
 
 // The columns of a run.
@@ -259,34 +291,15 @@ Row Run(const std::string& config, const std::string& dist, int round) {
   const std::map<int, uint64_t> before_open = ThreadCpu();
   Open o;
   OpenAll(config, &o);
-  const zipf_keys::Zipfian db_zipf(S.dbs, S.db_zipf);
-  const zipf_keys::ScrambledZipfian zipf(KeysPerDb(), 0.99);
   zipf_keys::SplitMix64 rng(zipf_keys::ThreadSeed64(S.seed, round));
-  leveldb::ReadOptions options;
-  options.fill_cache = false;
-  zipf_keys::KeyFormatter key;
-  std::string value;
-  auto gets = [&](int64_t n) {
-    for (int64_t g = 0; g < n; ++g) {
-      const int db = ChooseDb(dist, db_zipf, rng.NextDouble());
-      const zipf_keys::ZipfLookup l =
-          zipf_keys::NextZipfLookup(zipf, S.zero_lookup_ratio, &rng);
-      const auto k = key.Set(l.key, l.absent ? zipf_keys::kAbsentSuffix : "");
-      const leveldb::Status s =
-          o.dbs[db]->Get(options, {k.data(), k.size()}, &value);
-      if (s.ok() == l.absent || !(s.ok() || s.IsNotFound())) {
-        Die("wrong answer for " + std::string(k) + ": " + s.ToString());
-      }
-    }
-  };
-  gets(S.warmup);
+  Gets(o, dist, S.warmup, &rng);
   Row r(kColumns, 0.0);
   DbStats(o, config == "shared", &r);
   for (const auto& db : o.dbs) leveldb::ResetIoStats(db.get());
   const double unit_loads = r[kUnitLoads];
   const std::map<int, uint64_t> start = ThreadCpu();
   const auto t0 = std::chrono::steady_clock::now();
-  gets(S.reads);
+  Gets(o, dist, S.reads, &rng);
   const std::chrono::duration<double> secs =
       std::chrono::steady_clock::now() - t0;
   ThreadStats(before_open, start, &r);
@@ -322,6 +335,7 @@ int main(int argc, char** argv) {
               S.dbs, KeysPerDb(), S.budget_bytes, S.budget_bytes / S.dbs,
               S.warmup, S.reads);
   Load();
+  Settle();
   std::map<std::string, std::vector<Row>> runs;
   std::vector<std::string> order;
   std::printf("| round, distribution, budget %s", kHeader);
