@@ -28,7 +28,8 @@
 // the given weights, the budget being bits per key of all of them: the
 // bound for the best placement of the total over all trees, and for a
 // split of equal bytes per tree (docs/evaluation.md, "Many databases
-// sharing one budget").
+// sharing one budget"). --pool_dbs takes each tree's segments from its
+// database, as --db does for one.
 #include <algorithm>
 #include <array>
 #include <cinttypes>
@@ -41,6 +42,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "common/flags.h"
@@ -102,6 +104,7 @@ struct Flags {
   };
   std::vector<Tree> pool;
   double pool_zipf = 0;
+  std::vector<std::string> pool_dbs;  // --pool_dbs: tree i's database
 };
 
 [[noreturn]] void Usage(const char* msg) {
@@ -117,7 +120,8 @@ struct Flags {
                "[--key_dist=zipf|ordered_zipf|hotspot|latest] "
                "[--hot_data_fraction=F] [--hot_op_fraction=F] "
                "[--hot_range_start=F] "
-               "[--pool=[Cx]KEYS:WEIGHT[:S0/S1/...],... [--pool_zipf=T]]\n",
+               "[--pool=[Cx]KEYS:WEIGHT[:S0/S1/...],... [--pool_zipf=T] "
+               "[--pool_dbs=DIR1,DIR2,...]]\n",
                msg);
   std::exit(2);
 }
@@ -197,6 +201,9 @@ Flags ParseFlags(int argc, char** argv) {
       ok = ParseLevels(v, &f.levels);
     } else if (name == "pool") {
       ok = ParsePool(v, &f.pool);
+    } else if (name == "pool_dbs") {
+      f.pool_dbs = bench::SplitCommas(v);
+      for (const std::string& dir : f.pool_dbs) ok = ok && !dir.empty();
     } else if (name == "pool_zipf") {
       ok = ParseDouble(v, &f.pool_zipf) && f.pool_zipf > 0 && f.pool_zipf < 1;
     } else if (name == "segment_keys") {
@@ -814,16 +821,23 @@ Pool PoolSegments(const Flags& f) {
                                        : f.pool[i].weight);
     sum += p.shares.back();
   }
-  std::map<std::pair<uint64_t, std::vector<double>>, Segments> trees;
+  std::map<std::tuple<uint64_t, std::vector<double>, std::string>, Segments>
+      trees;
   for (size_t i = 0; i < f.pool.size(); ++i) {
     Flags one = f;
     one.num = f.pool[i].keys;
     if (!f.pool[i].levels.empty()) one.levels = f.pool[i].levels;
-    auto it = trees.find({one.num, one.levels});
+    if (!f.pool_dbs.empty()) one.db = f.pool_dbs[i];
+    auto it = trees.find({one.num, one.levels, one.db});
     if (it == trees.end()) {
+      std::string suffix;
+      uint64_t entries = 0;
       it = trees
-               .emplace(std::make_pair(one.num, one.levels),
-                        SegmentMass(one, LocalityProbabilities(one)))
+               .emplace(std::make_tuple(one.num, one.levels, one.db),
+                        one.db.empty()
+                            ? SegmentMass(one, LocalityProbabilities(one))
+                            : DbSegments(one, WorkloadRecords(one, &suffix),
+                                         suffix, &entries))
                .first;
     }
     p.shares[i] /= sum;
@@ -852,8 +866,8 @@ bool SplitBounds(const Flags& f, const Pool& p, double r, double total_bits,
     const std::vector<double> ribbon_bits = RibbonUnitBits(f, one);
     *ribbon = *ribbon && !ribbon_bits.empty();
     Bounds bt;
-    if (!ComputeBounds(f, false, one, r, ribbon_bits, total_bits / trees,
-                       &bt)) {
+    if (!ComputeBounds(f, !f.pool_dbs.empty(), one, r, ribbon_bits,
+                       total_bits / trees, &bt)) {
       return false;
     }
     b->units += bt.units;
@@ -872,7 +886,8 @@ bool PrintPooled(const Flags& f, const Pool& p, double r,
                  double total_bits, double floor) {
   Bounds best, split;
   bool ribbon = !ribbon_bits.empty();
-  if (!ComputeBounds(f, false, p.all, r, ribbon_bits, total_bits, &best) ||
+  if (!ComputeBounds(f, !f.pool_dbs.empty(), p.all, r, ribbon_bits, total_bits,
+                     &best) ||
       !SplitBounds(f, p, r, total_bits, &split, &ribbon)) {
     return false;
   }
@@ -903,12 +918,23 @@ int main(int argc, char** argv) {
   const bool pooled = !f.pool.empty();
   if (pooled && from_db) Usage("--pool takes no database");
   if (f.pool_zipf > 0 && !pooled) Usage("--pool_zipf needs --pool");
+  if (!f.pool_dbs.empty() && f.pool_dbs.size() != f.pool.size()) {
+    Usage("--pool_dbs needs one database per tree of --pool");
+  }
+  // Present lookups count in a pool of databases only when asked for, as
+  // for one database.
+  if (!f.pool_dbs.empty() && !f.absent_only_given) f.absent_only = true;
   if (pooled) {
     PrintKeyDist(f);
     pool = PoolSegments(f);
     seg = pool.all;
     entries = 0;
     for (const Flags::Tree& t : f.pool) entries += t.keys;
+    // Databases: their tables' entries, as --db counts them.
+    if (!f.pool_dbs.empty()) {
+      entries = 0;
+      for (double keys : seg.keys) entries += static_cast<uint64_t>(keys);
+    }
   } else if (from_db) {
     // Fail before the long computation of the records' probabilities.
     if (!leveldb::Env::Default()->FileExists(leveldb::CurrentFileName(f.db))) {
@@ -935,11 +961,14 @@ int main(int argc, char** argv) {
   const double floor = 1 - f.zero_lookup_ratio;
 
   if (pooled) {
+    const std::string cut =
+        f.pool_dbs.empty() ? "of " + std::to_string(f.segment_keys) + " keys"
+                           : "of the databases";
     std::printf("pool of %zu trees, %" PRIu64
-                " keys, zipf %.2f, absent share %.2f, %zu segments of "
-                "%" PRIu64 " keys; shares of the Gets:",
+                " keys, zipf %.2f, absent share %.2f, %zu segments %s; "
+                "shares of the Gets:",
                 f.pool.size(), entries, f.zipf, f.zero_lookup_ratio,
-                seg.mass.size(), f.segment_keys);
+                seg.mass.size(), cut.c_str());
     for (double share : pool.shares) std::printf(" %.4f", share);
     std::printf("\n");
   } else if (from_db) {

@@ -3,8 +3,9 @@
 # whole segments, where every model spends whole units: one tree pooled,
 # and two identical trees with equal shares of the Gets, give the bound of
 # the tree alone, both placed at best and split evenly; with one hot tree
-# of four, the best placement beats the even split in every model.
-# Usage: filter_bound_pool_test.sh FILTER_BOUND
+# of four, the best placement beats the even split in every model. With
+# DB_BENCH, the same for a database (--pool_dbs against --db).
+# Usage: filter_bound_pool_test.sh FILTER_BOUND [DB_BENCH WORK_DIR]
 set -euo pipefail
 bin=$1
 common=(--levels=1 --budgets=4 --exact_ranks=2000000)
@@ -48,4 +49,24 @@ grep -q "shares of the Gets: 0\.4776 0\.2404 0\.1647 0\.1173" <<<"$out" ||
 for bad in --pool=0:1 --pool=10:1:0.5/0.4 --pool=3 --pool_zipf=0.9; do
   if "$bin" "$bad" --budgets=4 >/dev/null 2>&1; then fail "$bad accepted"; fi
 done
+
+if [ $# -ge 3 ]; then
+  db=$3/filter_bound_pool_db
+  rm -rf "$db"
+  "$2" --benchmarks=fillunique --num=30000 --elastic_bf=1 \
+    --write_buffer_size=262144 --max_file_size=262144 --db="$db" >/dev/null
+  flags=(--key_format=readzipf --absent_only=0 --budgets=4
+    --exact_ranks=1000000)
+  alone=$(row "$("$bin" --num=30000 --db="$db" "${flags[@]}")" "4.00")
+  [ -n "$alone" ] || fail "no row for the database"
+  echo "database:$alone"
+  for pool in "30000:1 $db" "2x30000:1 $db,$db"; do
+    out=$("$bin" --pool="${pool% *}" --pool_dbs="${pool#* }" "${flags[@]}")
+    for placement in pooled "split evenly"; do
+      got=$(row "$out" "4.00, $placement")
+      echo "--pool=${pool% *} of the database, $placement:$got"
+      [ "$got" = "$alone" ] || fail "--pool_dbs $placement differs"
+    done
+  done
+fi
 echo "filter_bound pool: OK"
