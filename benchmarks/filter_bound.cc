@@ -23,6 +23,13 @@
 // summed per key exactly; the remaining mass is spread evenly (those ranks
 // land on every key hundreds of times). --key_dist gives the key-range
 // locality distributions of docs/workloads.md.
+//
+// --pool: several trees (databases) whose Gets each go to one tree with
+// the given weights, the budget being bits per key of all of them: the
+// bound for the best placement of the total over all trees, and for a
+// split of equal bytes per tree (docs/evaluation.md, "Many databases
+// sharing one budget"). --pool_dbs takes each tree's segments from its
+// database, as --db does for one.
 #include <algorithm>
 #include <array>
 #include <cinttypes>
@@ -31,9 +38,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "common/flags.h"
@@ -86,6 +95,16 @@ struct Flags {
   double hot_op_fraction = 0.8;
   double hot_range_start = 0.0;
   bool ycsb_ordered = false;  // --ycsb_insertorder=ordered
+  // --pool: per tree its keys, share of the Gets and level shares (empty:
+  // --levels); --pool_zipf replaces the shares by a Zipfian over trees.
+  struct Tree {
+    uint64_t keys;
+    double weight;
+    std::vector<double> levels;
+  };
+  std::vector<Tree> pool;
+  double pool_zipf = 0;
+  std::vector<std::string> pool_dbs;  // --pool_dbs: tree i's database
 };
 
 [[noreturn]] void Usage(const char* msg) {
@@ -100,20 +119,65 @@ struct Flags {
                "[--ycsb_insertorder=hashed|ordered] "
                "[--key_dist=zipf|ordered_zipf|hotspot|latest] "
                "[--hot_data_fraction=F] [--hot_op_fraction=F] "
-               "[--hot_range_start=F]\n",
+               "[--hot_range_start=F] "
+               "[--pool=[Cx]KEYS:WEIGHT[:S0/S1/...],... [--pool_zipf=T] "
+               "[--pool_dbs=DIR1,DIR2,...]]\n",
                msg);
   std::exit(2);
 }
 
-// Comma-separated non-negative numbers.
-bool ParseList(const std::string& list, std::vector<double>* out) {
+// Non-negative numbers separated by `sep`.
+bool ParseList(const std::string& list, std::vector<double>* out,
+               char sep = ',') {
   out->clear();
-  for (const std::string& item : bench::SplitCommas(list)) {
+  std::string commas = list;
+  std::replace(commas.begin(), commas.end(), sep, ',');
+  for (const std::string& item : bench::SplitCommas(commas)) {
     double x = 0;
     if (!ParseDouble(item, &x) || x < 0) return false;
     out->push_back(x);
   }
   return true;
+}
+
+// Level shares summing to 1.
+bool ParseLevels(const std::string& list, std::vector<double>* out,
+                 char sep = ',') {
+  double sum = 0;
+  const bool ok = ParseList(list, out, sep);
+  for (double x : *out) sum += x;
+  return ok && sum > 0.999 && sum < 1.001;
+}
+
+// --pool: items [COUNTx]KEYS:WEIGHT[:S0/S1/...], COUNT trees each.
+bool ParsePool(const std::string& list, std::vector<Flags::Tree>* pool) {
+  double weights = 0;
+  for (std::string item : bench::SplitCommas(list)) {
+    uint64_t count = 1;
+    const size_t x = item.find('x');
+    if (x != std::string::npos) {
+      if (!ParseU64(item.substr(0, x), &count) || count == 0) return false;
+      item.erase(0, x + 1);
+    }
+    const size_t c1 = item.find(':');
+    const size_t c2 = c1 == std::string::npos ? c1 : item.find(':', c1 + 1);
+    Flags::Tree t{0, 0, {}};
+    if (c1 == std::string::npos || !ParseU64(item.substr(0, c1), &t.keys) ||
+        t.keys == 0 || t.keys >= (1ull << 32) ||
+        !ParseDouble(item.substr(c1 + 1, c2 - c1 - 1), &t.weight) ||
+        t.weight < 0) {
+      return false;
+    }
+    if (c2 != std::string::npos &&
+        !ParseLevels(item.substr(c2 + 1), &t.levels, '/')) {
+      return false;
+    }
+    for (uint64_t i = 0; i < count && pool->size() < 4096; ++i) {
+      pool->push_back(t);
+      weights += t.weight;
+    }
+  }
+  return !pool->empty() && pool->size() < 4096 && weights > 0;
 }
 
 Flags ParseFlags(int argc, char** argv) {
@@ -134,10 +198,14 @@ Flags ParseFlags(int argc, char** argv) {
       ok = ParseDouble(v, &f.zero_lookup_ratio) && f.zero_lookup_ratio >= 0 &&
            f.zero_lookup_ratio <= 1;
     } else if (name == "levels") {
-      double sum = 0;
-      ok = ParseList(v, &f.levels);
-      for (double x : f.levels) sum += x;
-      ok = ok && sum > 0.999 && sum < 1.001;
+      ok = ParseLevels(v, &f.levels);
+    } else if (name == "pool") {
+      ok = ParsePool(v, &f.pool);
+    } else if (name == "pool_dbs") {
+      f.pool_dbs = bench::SplitCommas(v);
+      for (const std::string& dir : f.pool_dbs) ok = ok && !dir.empty();
+    } else if (name == "pool_zipf") {
+      ok = ParseDouble(v, &f.pool_zipf) && f.pool_zipf > 0 && f.pool_zipf < 1;
     } else if (name == "segment_keys") {
       ok = ParseU64(v, &f.segment_keys) && f.segment_keys > 0;
     } else if (name == "bits_per_unit") {
@@ -720,6 +788,121 @@ bool ComputeBounds(const Flags& f, bool from_db, const Segments& seg, double r,
   return ok;
 }
 
+// One row of the table: its head (the budget), then each model's waste
+// and its ratio to the floor.
+void PrintRow(const std::string& head, double floor, const Bounds& b,
+              bool ribbon) {
+  std::printf("| %s | %.4f, %.3fx | ", head.c_str(), b.units,
+              (floor + b.units) / floor);
+  if (ribbon) {
+    std::printf("%.4f, %.3fx | ", b.ribbon, (floor + b.ribbon) / floor);
+  } else {
+    std::printf("n/a | ");
+  }
+  std::printf("%.4f, %.3fx | %.4f, %.3fx |\n", b.bloom,
+              (floor + b.bloom) / floor, b.ideal, (floor + b.ideal) / floor);
+}
+
+// The trees of --pool: all their segments, each tree's masses scaled by
+// its share of the Gets, and where each tree's segments start (then the
+// end). Trees of the same keys and levels are computed once.
+struct Pool {
+  Segments all;
+  std::vector<size_t> first;
+  std::vector<double> shares;
+};
+
+Pool PoolSegments(const Flags& f) {
+  Pool p;
+  const zipf_keys::Zipfian zipf(f.pool.size(), f.pool_zipf);
+  double sum = 0;
+  for (size_t i = 0; i < f.pool.size(); ++i) {
+    p.shares.push_back(f.pool_zipf > 0 ? zipf.Probability(i)
+                                       : f.pool[i].weight);
+    sum += p.shares.back();
+  }
+  std::map<std::tuple<uint64_t, std::vector<double>, std::string>, Segments>
+      trees;
+  for (size_t i = 0; i < f.pool.size(); ++i) {
+    Flags one = f;
+    one.num = f.pool[i].keys;
+    if (!f.pool[i].levels.empty()) one.levels = f.pool[i].levels;
+    if (!f.pool_dbs.empty()) one.db = f.pool_dbs[i];
+    auto it = trees.find({one.num, one.levels, one.db});
+    if (it == trees.end()) {
+      std::string suffix;
+      uint64_t entries = 0;
+      it = trees
+               .emplace(std::make_tuple(one.num, one.levels, one.db),
+                        one.db.empty()
+                            ? SegmentMass(one, LocalityProbabilities(one))
+                            : DbSegments(one, WorkloadRecords(one, &suffix),
+                                         suffix, &entries))
+               .first;
+    }
+    p.shares[i] /= sum;
+    p.first.push_back(p.all.mass.size());
+    for (size_t s = 0; s < it->second.mass.size(); ++s) {
+      p.all.mass.push_back(it->second.mass[s] * p.shares[i]);
+      p.all.keys.push_back(it->second.keys[s]);
+    }
+  }
+  p.first.push_back(p.all.mass.size());
+  return p;
+}
+
+// The bounds with total_bits split into equal parts per tree, each placed
+// at best within its tree: the sums of the trees' wastes. *ribbon is false
+// if a tree is beyond the Ribbon units' limits.
+bool SplitBounds(const Flags& f, const Pool& p, double r, double total_bits,
+                 Bounds* b, bool* ribbon) {
+  *b = Bounds();
+  const size_t trees = p.first.size() - 1;
+  for (size_t t = 0; t < trees; ++t) {
+    Segments one;
+    const size_t begin = p.first[t], end = p.first[t + 1];
+    one.mass.assign(p.all.mass.begin() + begin, p.all.mass.begin() + end);
+    one.keys.assign(p.all.keys.begin() + begin, p.all.keys.begin() + end);
+    const std::vector<double> ribbon_bits = RibbonUnitBits(f, one);
+    *ribbon = *ribbon && !ribbon_bits.empty();
+    Bounds bt;
+    if (!ComputeBounds(f, !f.pool_dbs.empty(), one, r, ribbon_bits,
+                       total_bits / trees, &bt)) {
+      return false;
+    }
+    b->units += bt.units;
+    b->ribbon += bt.ribbon;
+    b->bloom += bt.bloom;
+    b->ideal += bt.ideal;
+  }
+  return true;
+}
+
+// The pooled rows of one budget: the best placement over all trees, then
+// the equal split; false if a self-check fails (the best placement is
+// never worse than a split).
+bool PrintPooled(const Flags& f, const Pool& p, double r,
+                 const std::vector<double>& ribbon_bits, double budget,
+                 double total_bits, double floor) {
+  Bounds best, split;
+  bool ribbon = !ribbon_bits.empty();
+  if (!ComputeBounds(f, !f.pool_dbs.empty(), p.all, r, ribbon_bits, total_bits,
+                     &best) ||
+      !SplitBounds(f, p, r, total_bits, &split, &ribbon)) {
+    return false;
+  }
+  const double slack = 1e-9;
+  char head[64];
+  std::snprintf(head, sizeof(head), "%.2f, pooled", budget);
+  PrintRow(head, floor, best, ribbon);
+  std::snprintf(head, sizeof(head), "%.2f, split evenly", budget);
+  PrintRow(head, floor, split, ribbon);
+  return best.units <= split.units + slack &&
+         best.bloom <= split.bloom + slack &&
+         best.ideal <= split.ideal + slack &&
+         (!ribbon || best.ribbon <= split.ribbon + slack);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -731,7 +914,28 @@ int main(int argc, char** argv) {
   if (from_db && !f.absent_only_given) f.absent_only = true;
   Segments seg;
   uint64_t entries = f.num;  // what the budget's bits per key count
-  if (from_db) {
+  Pool pool;
+  const bool pooled = !f.pool.empty();
+  if (pooled && from_db) Usage("--pool takes no database");
+  if (f.pool_zipf > 0 && !pooled) Usage("--pool_zipf needs --pool");
+  if (!f.pool_dbs.empty() && f.pool_dbs.size() != f.pool.size()) {
+    Usage("--pool_dbs needs one database per tree of --pool");
+  }
+  // Present lookups count in a pool of databases only when asked for, as
+  // for one database.
+  if (!f.pool_dbs.empty() && !f.absent_only_given) f.absent_only = true;
+  if (pooled) {
+    PrintKeyDist(f);
+    pool = PoolSegments(f);
+    seg = pool.all;
+    entries = 0;
+    for (const Flags::Tree& t : f.pool) entries += t.keys;
+    // Databases: their tables' entries, as --db counts them.
+    if (!f.pool_dbs.empty()) {
+      entries = 0;
+      for (double keys : seg.keys) entries += static_cast<uint64_t>(keys);
+    }
+  } else if (from_db) {
     // Fail before the long computation of the records' probabilities.
     if (!leveldb::Env::Default()->FileExists(leveldb::CurrentFileName(f.db))) {
       DbFail(f.db, leveldb::Status::NotFound("no database (no CURRENT)"));
@@ -756,7 +960,18 @@ int main(int argc, char** argv) {
       leveldb::ElasticUnitKind::kBloom, f.bits_per_unit);
   const double floor = 1 - f.zero_lookup_ratio;
 
-  if (from_db) {
+  if (pooled) {
+    const std::string cut =
+        f.pool_dbs.empty() ? "of " + std::to_string(f.segment_keys) + " keys"
+                           : "of the databases";
+    std::printf("pool of %zu trees, %" PRIu64
+                " keys, zipf %.2f, absent share %.2f, %zu segments %s; "
+                "shares of the Gets:",
+                f.pool.size(), entries, f.zipf, f.zero_lookup_ratio,
+                seg.mass.size(), cut.c_str());
+    for (double share : pool.shares) std::printf(" %.4f", share);
+    std::printf("\n");
+  } else if (from_db) {
     std::printf("records %" PRIu64 ", zipf %.2f, absent share %.2f\n", f.num,
                 f.zipf, f.zero_lookup_ratio);
   } else {
@@ -791,25 +1006,25 @@ int main(int argc, char** argv) {
       "| Ribbon units (%dx%d planes): waste, x floor "
       "| any Bloom: waste, x floor | any filter: waste, x floor |\n"
       "|---|---|---|---|---|\n",
-      from_db ? "entry" : "live key", f.units_per_segment, f.bits_per_unit,
-      f.units_per_segment, f.bits_per_unit);
+      from_db  ? "entry"
+      : pooled ? "key of all trees, placement"
+               : "live key",
+      f.units_per_segment, f.bits_per_unit, f.units_per_segment,
+      f.bits_per_unit);
   for (double budget : f.budgets) {
     const double total_bits = budget * static_cast<double>(entries);
     Bounds b;
-    if (!ComputeBounds(f, from_db, seg, r, ribbon_bits, total_bits, &b)) {
+    if (pooled
+            ? !PrintPooled(f, pool, r, ribbon_bits, budget, total_bits, floor)
+            : !ComputeBounds(f, from_db, seg, r, ribbon_bits, total_bits, &b)) {
       std::fprintf(stderr, "filter_bound: self-check failed at %.2f bits\n",
                    budget);
       return 1;
     }
-    std::printf("| %.2f | %.4f, %.3fx | ", budget, b.units,
-                (floor + b.units) / floor);
-    if (ribbon_bits.empty()) {
-      std::printf("n/a | ");
-    } else {
-      std::printf("%.4f, %.3fx | ", b.ribbon, (floor + b.ribbon) / floor);
-    }
-    std::printf("%.4f, %.3fx | %.4f, %.3fx |\n", b.bloom,
-                (floor + b.bloom) / floor, b.ideal, (floor + b.ideal) / floor);
+    if (pooled) continue;
+    char head[32];
+    std::snprintf(head, sizeof(head), "%.2f", budget);
+    PrintRow(head, floor, b, !ribbon_bits.empty());
   }
   return 0;
 }

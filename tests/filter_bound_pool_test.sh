@@ -1,0 +1,72 @@
+#!/bin/bash
+# filter_bound --pool (benchmarks/filter_bound.cc) on one level of 36
+# whole segments, where every model spends whole units: one tree pooled,
+# and two identical trees with equal shares of the Gets, give the bound of
+# the tree alone, both placed at best and split evenly; with one hot tree
+# of four, the best placement beats the even split in every model. With
+# DB_BENCH, the same for a database (--pool_dbs against --db).
+# Usage: filter_bound_pool_test.sh FILTER_BOUND [DB_BENCH WORK_DIR]
+set -euo pipefail
+bin=$1
+common=(--levels=1 --budgets=4 --exact_ranks=2000000)
+
+# The cells after the head of the table row starting with "| $2 |".
+row() {
+  awk -v head="| $2 |" 'index($0, head) == 1 { print substr($0, length(head)) }' \
+    <<<"$1"
+}
+
+fail() {
+  echo "FAIL: $*"
+  exit 1
+}
+
+single=$(row "$("$bin" --num=294912 "${common[@]}")" "4.00")
+[ -n "$single" ] || fail "no row for the single tree"
+echo "single tree:$single"
+for pool in 294912:1 2x294912:1 294912:0.5,294912:0.5; do
+  out=$("$bin" --pool="$pool" "${common[@]}")
+  for placement in pooled "split evenly"; do
+    got=$(row "$out" "4.00, $placement")
+    echo "--pool=$pool, $placement:$got"
+    [ "$got" = "$single" ] || fail "--pool=$pool $placement differs"
+  done
+done
+
+# One hot tree: the pooled waste is below the split's in every column.
+out=$("$bin" --pool=294912:0.9,3x294912:0.0333 "${common[@]}")
+best=$(row "$out" "4.00, pooled" | grep -o '[0-9.]*,' | tr -d ,)
+split=$(row "$out" "4.00, split evenly" | grep -o '[0-9.]*,' | tr -d ,)
+echo "one hot tree: pooled" $best "split" $split
+[ "$(wc -w <<<"$best")" = 4 ] || fail "pooled row"
+paste <(echo "$best" | tr ' ' '\n') <(echo "$split" | tr ' ' '\n') |
+  awk '{ if (!($1 < $2)) bad = 1 } END { exit bad }' ||
+  fail "pooled not below split"
+# A Zipfian over the trees, and bad values.
+out=$("$bin" --pool=4x294912:1 --pool_zipf=0.99 "${common[@]}")
+grep -q "shares of the Gets: 0\.4776 0\.2404 0\.1647 0\.1173" <<<"$out" ||
+  fail "--pool_zipf shares"
+for bad in --pool=0:1 --pool=10:1:0.5/0.4 --pool=3 --pool_zipf=0.9; do
+  if "$bin" "$bad" --budgets=4 >/dev/null 2>&1; then fail "$bad accepted"; fi
+done
+
+if [ $# -ge 3 ]; then
+  db=$3/filter_bound_pool_db
+  rm -rf "$db"
+  "$2" --benchmarks=fillunique --num=30000 --elastic_bf=1 \
+    --write_buffer_size=262144 --max_file_size=262144 --db="$db" >/dev/null
+  flags=(--key_format=readzipf --absent_only=0 --budgets=4
+    --exact_ranks=1000000)
+  alone=$(row "$("$bin" --num=30000 --db="$db" "${flags[@]}")" "4.00")
+  [ -n "$alone" ] || fail "no row for the database"
+  echo "database:$alone"
+  for pool in "30000:1 $db" "2x30000:1 $db,$db"; do
+    out=$("$bin" --pool="${pool% *}" --pool_dbs="${pool#* }" "${flags[@]}")
+    for placement in pooled "split evenly"; do
+      got=$(row "$out" "4.00, $placement")
+      echo "--pool=${pool% *} of the database, $placement:$got"
+      [ "$got" = "$alone" ] || fail "--pool_dbs $placement differs"
+    done
+  done
+fi
+echo "filter_bound pool: OK"
