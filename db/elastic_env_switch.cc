@@ -19,7 +19,7 @@ namespace {
 constexpr char kKnownFields[] =
     "bits_per_unit, units_per_segment, segment_bytes, memory_bits_per_key, "
     "memory_budget_bytes, lifetime, initial_units, inherit_hotness, "
-    "unit_kind, shared_budget_mb";
+    "unit_kind, shared_budget_mb, block_alignment";
 
 Status EnvError(const std::string& what) {
   return Status::InvalidArgument(kElasticEnvVariable, what);
@@ -106,6 +106,9 @@ Status SetField(const std::string& field, const std::string& text,
     return ParseBool(field, text, &o->inherit_hotness);
   }
   if (field == "unit_kind") return ParseUnitKind(field, text, &o->unit_kind);
+  if (field == "block_alignment") {
+    return ParseInteger(field, text, &o->block_alignment);
+  }
   return EnvError("unknown field '" + field + "' (known: " + kKnownFields +
                   ")");
 }
@@ -251,6 +254,7 @@ std::string ElasticOptionsString(const ElasticFilterOptions& o) {
   out += ",unit_kind=";
   out += o.unit_kind == ElasticFilterOptions::UnitKind::kRibbon ? "ribbon"
                                                                 : "bloom";
+  out += ",block_alignment=" + std::to_string(o.block_alignment);
   return out;
 }
 
