@@ -169,8 +169,9 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // two. Compressed blocks are cut on an estimate of their compressed size
   // (see docs/elasticbf.md). Index handles point at the blocks, so padded
   // tables remain valid LevelDB 1.23 tables that stock LevelDB reads.
-  // Fixed when a table is written. Measured in docs/evaluation.md
-  // ("Page-aligned data blocks").
+  // Fixed when a table is written. Off by default: at one client thread it
+  // did not pay enough for its extra work while tables are written, see
+  // docs/evaluation.md ("Page-aligned data blocks").
   size_t block_alignment = 0;
 };
 
