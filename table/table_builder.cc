@@ -105,6 +105,8 @@ struct TableBuilder::Rep {
   // True if the current data block has reached its size: block_size bytes
   // of raw data, or on disk (as far as known) with alignment.
   bool DataBlockFull() const;
+  // About the on-disk size of a full data block.
+  uint64_t ExpectedBlockDiskBytes() const;
   // The on-disk size, without trailer, of the current data block with the
   // entry added.
   uint64_t DiskSizeAfterAdding(const Slice& key, const Slice& value);
@@ -218,8 +220,19 @@ bool TableBuilder::Rep::DataBlockFull() const {
   if (!alignment.enabled() || options.compression != kSnappyCompression) {
     return raw >= options.block_size;
   }
+  // A block compressed into a page may hold more raw data than
+  // block_size, but not more than twice that: every Get that reads it
+  // decompresses and searches all of it.
+  if (raw >= 2 * options.block_size) return true;
   const double disk = static_cast<double>(raw) * disk_ratio;
   return disk >= static_cast<double>(options.block_size);
+}
+
+uint64_t TableBuilder::Rep::ExpectedBlockDiskBytes() const {
+  const uint64_t raw = std::max<uint64_t>(options.block_size, 1);
+  if (options.compression != kSnappyCompression) return raw;
+  const double disk = static_cast<double>(raw) * std::min(1.0, 2 * disk_ratio);
+  return std::max<uint64_t>(1, static_cast<uint64_t>(disk));
 }
 
 bool TableBuilder::Rep::EntryWouldCrossPage(const Slice& key,
@@ -227,9 +240,9 @@ bool TableBuilder::Rep::EntryWouldCrossPage(const Slice& key,
   if (data_block.empty()) return false;
   const BlockAlignment& a = alignment;
   const uint64_t block_size = std::max<uint64_t>(options.block_size, 1);
-  // A rest of a page shorter than a quarter block is left as padding
-  // rather than given a small block.
-  const uint64_t min_useful = std::min(block_size, a.page()) / 4;
+  // A rest of a page shorter than a quarter of a full block (on disk) is
+  // left as padding rather than given a small block.
+  const uint64_t min_useful = std::min(ExpectedBlockDiskBytes(), a.page()) / 4;
   const uint64_t max_pages = (block_size + a.page() - 1) / a.page();
   const uint64_t raw_now = data_block.CurrentSizeEstimate();
   const uint64_t raw_after = data_block.SizeEstimateAfterAdding(key, value);

@@ -154,6 +154,33 @@ TEST_F(TableAlignmentTest, ValuesLargerThanAPage) {
   }
 }
 
+// Values that compress to a tenth: blocks hold at most twice block_size
+// of raw data, several share a page, and little is lost to padding.
+TEST_F(TableAlignmentTest, HighlyCompressibleValues) {
+  if (!port::SnappyAvailable()) GTEST_SKIP() << "no snappy";
+  Random rnd(7);
+  test::KVVector kvs;
+  for (int i = 0; i < 20000; ++i) {
+    kvs.emplace_back(test::PresentKey(i),
+                     test::CompressibleString(&rnd, 0.1, 200));
+  }
+  const std::string file = Build(kvs, kPage, {true, 4096});
+  const std::string off = Build(kvs, 0, {true, 4096});
+  ExpectBlocksAligned(file, 1);
+  EXPECT_LT(file.size(), off.size() * 21 / 20);
+  test::StringSource source(file);
+  size_t largest = 0;
+  for (const BlockHandle& h :
+       test::DataBlockHandles(file, BytewiseComparator())) {
+    BlockContents contents;
+    ASSERT_TRUE(ReadBlock(&source, ReadOptions(), h, &contents).ok());
+    largest = std::max(largest, contents.data.size());
+    if (contents.heap_allocated) delete[] contents.data.data();
+  }
+  EXPECT_LT(largest, 2 * 4096 + 300u);
+  EXPECT_EQ(kvs, ReadAll(file));
+}
+
 TEST_F(TableAlignmentTest, EmptyTable) {
   const std::string file = Build({}, kPage);
   ASSERT_FALSE(file.empty());
