@@ -50,9 +50,8 @@ class TableAlignmentTest : public testing::Test {
     Options options;
     options.filter_policy = policy_.get();
     Table* raw = nullptr;
-    EXPECT_TRUE(
-        Table::Open(options, new test::StringSource(file), file.size(), &raw)
-            .ok());
+    test::StringSource source(file);  // the table does not own it
+    EXPECT_TRUE(Table::Open(options, &source, file.size(), &raw).ok());
     std::unique_ptr<Table> table(raw);
     test::KVVector out;
     if (table == nullptr) return out;
@@ -194,9 +193,8 @@ TEST_F(TableAlignmentTest, EveryKeyFoundBySeek) {
   const std::string file = Build(kvs, kPage);
   Options options;
   Table* raw = nullptr;  // no filter policy: the reader of stock LevelDB
-  ASSERT_TRUE(
-      Table::Open(options, new test::StringSource(file), file.size(), &raw)
-          .ok());
+  test::StringSource source(file);
+  ASSERT_TRUE(Table::Open(options, &source, file.size(), &raw).ok());
   std::unique_ptr<Table> table(raw);
   std::unique_ptr<Iterator> it(table->NewIterator(ReadOptions()));
   for (const auto& kv : kvs) {
