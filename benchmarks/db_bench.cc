@@ -110,6 +110,7 @@ struct Flags {
   int64_t bf_initial_units = 1;
   bool bf_inherit_hotness = false;
   std::string bf_unit_kind = "ribbon";
+  int64_t bf_block_alignment = 0;
   bool direct_io = false;
   bool io_stats = false;
   bool fill_cache = true;
@@ -178,6 +179,8 @@ const std::vector<bench::Flag>& FlagTable() {
        "ElasticFilterOptions::inherit_hotness"},
       {"bf_unit_kind", FlagType::kString, &FLAGS.bf_unit_kind,
        "ElasticFilterOptions::unit_kind: bloom or ribbon"},
+      {"bf_block_alignment", FlagType::kInt, &FLAGS.bf_block_alignment,
+       "ElasticFilterOptions::block_alignment: 0 or a power of two", 0},
       {"direct_io", FlagType::kBool, &FLAGS.direct_io, "O_DIRECT table reads"},
       {"io_stats", FlagType::kBool, &FLAGS.io_stats,
        "I/O, filter and memory figures after each benchmark"},
@@ -232,6 +235,7 @@ leveldb::ElasticFilterOptions ElasticOptionsFromFlags() {
   options.unit_kind = FLAGS.bf_unit_kind == "ribbon"
                           ? leveldb::ElasticFilterOptions::UnitKind::kRibbon
                           : leveldb::ElasticFilterOptions::UnitKind::kBloom;
+  options.block_alignment = static_cast<size_t>(FLAGS.bf_block_alignment);
   return options;
 }
 #endif
@@ -289,6 +293,8 @@ void ParseFlags(int argc, char** argv) {
                                leveldb::ElasticFilterOptions::UnitKind::kRibbon
                            ? "ribbon"
                            : "bloom";
+  FLAGS.bf_block_alignment =
+      static_cast<int64_t>(leveldb::ElasticFilterOptions().block_alignment);
 #endif
   for (int i = 1; i < argc; i++) {
     const std::string arg = argv[i];
@@ -1768,17 +1774,17 @@ class Benchmark {
       auto shape = [](int64_t v) {
         return v == 0 ? std::string("auto") : std::to_string(v);
       };
-      std::snprintf(text, sizeof(text),
-                    "ElasticBF: %s %s units x %s bits/key, segment_bytes "
-                    "%" PRId64 ", memory %.2f bits/key, budget %" PRId64
-                    " bytes, lifetime %" PRId64 ", initial units %" PRId64
-                    ", inherit hotness %d",
-                    shape(FLAGS.bf_units).c_str(), FLAGS.bf_unit_kind.c_str(),
-                    shape(FLAGS.bf_bits_per_unit).c_str(),
-                    FLAGS.bf_segment_bytes, FLAGS.bf_memory_bits_per_key,
-                    FLAGS.bf_memory_budget_bytes, FLAGS.bf_lifetime,
-                    FLAGS.bf_initial_units,
-                    static_cast<int>(FLAGS.bf_inherit_hotness));
+      std::snprintf(
+          text, sizeof(text),
+          "ElasticBF: %s %s units x %s bits/key, segment_bytes "
+          "%" PRId64 ", memory %.2f bits/key, budget %" PRId64
+          " bytes, lifetime %" PRId64 ", initial units %" PRId64
+          ", inherit hotness %d, block alignment %" PRId64,
+          shape(FLAGS.bf_units).c_str(), FLAGS.bf_unit_kind.c_str(),
+          shape(FLAGS.bf_bits_per_unit).c_str(), FLAGS.bf_segment_bytes,
+          FLAGS.bf_memory_bits_per_key, FLAGS.bf_memory_budget_bytes,
+          FLAGS.bf_lifetime, FLAGS.bf_initial_units,
+          static_cast<int>(FLAGS.bf_inherit_hotness), FLAGS.bf_block_alignment);
     } else if (FLAGS.bloom_bits >= 0) {
       std::snprintf(text, sizeof(text), "Bloom, %" PRId64 " bits/key",
                     FLAGS.bloom_bits);

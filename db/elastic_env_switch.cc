@@ -19,7 +19,7 @@ namespace {
 constexpr char kKnownFields[] =
     "bits_per_unit, units_per_segment, segment_bytes, memory_bits_per_key, "
     "memory_budget_bytes, lifetime, initial_units, inherit_hotness, "
-    "unit_kind, shared_budget_mb, false_positive_memo_bytes";
+    "unit_kind, shared_budget_mb, false_positive_memo_bytes, block_alignment";
 
 Status EnvError(const std::string& what) {
   return Status::InvalidArgument(kElasticEnvVariable, what);
@@ -108,6 +108,9 @@ Status SetField(const std::string& field, const std::string& text,
   if (field == "unit_kind") return ParseUnitKind(field, text, &o->unit_kind);
   if (field == "false_positive_memo_bytes") {
     return ParseInteger(field, text, &o->false_positive_memo_bytes);
+  }
+  if (field == "block_alignment") {
+    return ParseInteger(field, text, &o->block_alignment);
   }
   return EnvError("unknown field '" + field + "' (known: " + kKnownFields +
                   ")");
@@ -256,6 +259,7 @@ std::string ElasticOptionsString(const ElasticFilterOptions& o) {
                                                                 : "bloom";
   out += ",false_positive_memo_bytes=" +
          std::to_string(o.false_positive_memo_bytes);
+  out += ",block_alignment=" + std::to_string(o.block_alignment);
   return out;
 }
 

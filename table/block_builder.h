@@ -37,9 +37,25 @@ class BlockBuilder {
   // Size of the block if it were finished now.
   size_t CurrentSizeEstimate() const;
 
+  // The block Finish() would return after Add(key, value), built in *out;
+  // the builder is left as it was.
+  void FinishedCopyAfterAdding(const Slice& key, const Slice& value,
+                               std::string* out) const;
+
+  // Exactly what CurrentSizeEstimate() would return after Add(key, value).
+  size_t SizeEstimateAfterAdding(const Slice& key, const Slice& value) const;
+
   bool empty() const { return buffer_.empty(); }
 
  private:
+  // Bytes of `key` shared with the previous key if it were added now (0 at
+  // a restart point).
+  size_t SharedPrefix(const Slice& key) const;
+  bool AtRestart() const;
+  // Appends the entry, sharing `shared` bytes with the previous key.
+  static void AppendEntry(size_t shared, const Slice& key, const Slice& value,
+                          std::string* dst);
+
   const Options* options_;
   std::string buffer_;
   std::vector<uint32_t> restarts_;

@@ -69,7 +69,8 @@ bool SameOptions(const ElasticFilterOptions& a, const ElasticFilterOptions& b) {
          a.memory_budget_bytes == b.memory_budget_bytes &&
          a.lifetime == b.lifetime && a.initial_units == b.initial_units &&
          a.inherit_hotness == b.inherit_hotness && a.unit_kind == b.unit_kind &&
-         a.false_positive_memo_bytes == b.false_positive_memo_bytes;
+         a.false_positive_memo_bytes == b.false_positive_memo_bytes &&
+         a.block_alignment == b.block_alignment;
 }
 
 ElasticFilterOptions SwitchDefaults() {
@@ -108,7 +109,8 @@ TEST(ElasticEnvParseTest, EveryFieldCanBeSet) {
                   "bits_per_unit=2,units_per_segment=12,segment_bytes=8192,"
                   "memory_bits_per_key=4.5,memory_budget_bytes=100000,"
                   "lifetime=77,initial_units=0,inherit_hotness=true,"
-                  "unit_kind=ribbon,false_positive_memo_bytes=65536",
+                  "unit_kind=ribbon,false_positive_memo_bytes=65536,"
+                  "block_alignment=4096",
                   &setting)
                   .ok());
   EXPECT_TRUE(setting.enabled);
@@ -123,6 +125,7 @@ TEST(ElasticEnvParseTest, EveryFieldCanBeSet) {
   want.inherit_hotness = true;
   want.unit_kind = ElasticFilterOptions::UnitKind::kRibbon;
   want.false_positive_memo_bytes = 65536;
+  want.block_alignment = 4096;
   EXPECT_TRUE(SameOptions(want, setting.options))
       << ElasticOptionsString(setting.options);
 }
@@ -150,6 +153,13 @@ TEST(ElasticEnvParseTest, UnsetFieldsKeepTheSwitchDefaults) {
   EXPECT_TRUE(bad.IsInvalidArgument());
   EXPECT_NE(std::string::npos, bad.ToString().find("bloom or ribbon"))
       << bad.ToString();
+  for (const char* value : {"block_alignment=4000", "block_alignment=-1",
+                            "block_alignment=131072", "block_alignment=x"}) {
+    bad = ParseElasticEnvSetting(value, &setting);
+    EXPECT_TRUE(bad.IsInvalidArgument()) << value;
+    EXPECT_NE(std::string::npos, bad.ToString().find("block_alignment"))
+        << bad.ToString();
+  }
   // Numbers in every accepted form.
   ASSERT_TRUE(
       ParseElasticEnvSetting("memory_bits_per_key=1e16", &setting).ok());
@@ -171,6 +181,7 @@ TEST(ElasticEnvParseTest, OptionsStringParsesBackToTheSameOptions) {
   o.lifetime = 99;
   o.initial_units = 2;
   o.inherit_hotness = true;
+  o.block_alignment = 512;
   const std::string text = ElasticOptionsString(o);
   ElasticEnvSetting setting;
   ASSERT_TRUE(ParseElasticEnvSetting(text, &setting).ok()) << text;

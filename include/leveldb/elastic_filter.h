@@ -168,13 +168,27 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // the locators leave; rounded down to a power of two of 64-byte sets.
   // 0 (the default): no memo.
   size_t false_positive_memo_bytes = 0;
+  // Page alignment of the data blocks of new tables, in bytes: 0 (off) or
+  // a power of two in [512, 65536]. When set, a data block is cut early
+  // rather than let it and its 5-byte trailer cross into one more page of
+  // this size than needed, and the file is padded so that the next block
+  // starts on a page boundary when the rest of the page is too small to be
+  // useful. A Get under direct I/O then reads one page per block instead of
+  // two. Compressed blocks are cut on an estimate of their compressed size
+  // (see docs/elasticbf.md). Index handles point at the blocks, so padded
+  // tables remain valid LevelDB 1.23 tables that stock LevelDB reads.
+  // Fixed when a table is written. Off by default: at one client thread it
+  // did not pay enough for its extra work while tables are written, see
+  // docs/evaluation.md ("Page-aligned data blocks").
+  size_t block_alignment = 0;
 };
 
 // Returns InvalidArgument, naming the offending field and its value, unless:
 // bits_per_unit is 0 or in [1, 32], units_per_segment is 0 or in [1, 16],
 // initial_units is in [0, units_per_segment] (the automatic count when 0),
 // memory_bits_per_key is finite and >= 0, segment_bytes is 0 or >= 1024,
-// unit_kind is kBloom or kRibbon, and with a shared_budget,
+// unit_kind is kBloom or kRibbon, block_alignment is 0 or a power of two in
+// [512, 65536], and with a shared_budget,
 // memory_budget_bytes is 0 and the budget has at least one byte. DB::Open
 // applies these checks to the policy's options before it touches the file
 // system: on failure the database directory is left exactly as it was.

@@ -51,6 +51,20 @@ bool FindUnitKindProblem(const ElasticFilterOptions& options,
   return false;
 }
 
+bool FindAlignmentProblem(const ElasticFilterOptions& options,
+                          ElasticOptionProblem* problem) {
+  const uint64_t a = options.block_alignment;
+  if (a == 0) return false;
+  if (a < kMinBlockAlignment || a > kMaxBlockAlignment || (a & (a - 1)) != 0) {
+    return Reject("block_alignment", std::to_string(a),
+                  "must be 0 (off) or a power of two in [" +
+                      std::to_string(kMinBlockAlignment) + ", " +
+                      std::to_string(kMaxBlockAlignment) + "]",
+                  problem);
+  }
+  return false;
+}
+
 bool FindSharedBudgetProblem(const ElasticFilterOptions& options,
                              ElasticOptionProblem* problem) {
   if (options.shared_budget == nullptr) return false;
@@ -146,6 +160,7 @@ bool FindElasticOptionProblem(const ElasticFilterOptions& user_options,
                   "must be 0 (automatic) or >= 1024", problem);
   }
   if (FindSharedBudgetProblem(options, problem)) return true;
+  if (FindAlignmentProblem(options, problem)) return true;
   return FindUnitKindProblem(options, problem);
 }
 

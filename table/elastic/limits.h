@@ -33,6 +33,11 @@ static_assert(kMaxElasticBitsPerUnit <= kMaxRibbonPlanesPerUnit &&
 // building needs about 32 bytes per slot.
 constexpr uint32_t kMaxRibbonSegmentKeys = uint32_t{1} << 20;
 
+// ElasticFilterOptions::block_alignment: 0 (off) or a power of two in
+// [kMinBlockAlignment, kMaxBlockAlignment].
+constexpr uint64_t kMinBlockAlignment = 512;
+constexpr uint64_t kMaxBlockAlignment = 65536;
+
 }  // namespace leveldb
 
 #endif  // STORAGE_LEVELDB_TABLE_ELASTIC_LIMITS_H_

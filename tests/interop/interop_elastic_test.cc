@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "db/dbformat.h"
 #include "db/filename.h"
 #include "db/log_reader.h"
 #include "db/version_edit.h"
@@ -224,6 +225,37 @@ TEST_F(InteropElasticTest, StockLevelDBReadsRibbonUnitTables) {
   ASSERT_EQ("", Verify(kUpstreamTool, &out));
   EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
   ASSERT_EQ("", Verify(kForkTool, &out));
+  EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
+}
+
+// Page-aligned tables (block_alignment) are valid LevelDB 1.23 tables:
+// Debian's LevelDB reads every key of such a database.
+TEST_F(InteropElasticTest, StockLevelDBReadsPageAlignedTables) {
+  std::string out;
+  ASSERT_EQ("", EnvBuild("block_alignment=4096", /*on_fork=*/true, &out));
+  EXPECT_NE(std::string::npos, out.find("elasticbf: enabled: yes")) << out;
+  EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
+  Env* env = Env::Default();
+  std::vector<std::string> children;
+  ASSERT_TRUE(env->GetChildren(Db(), &children).ok());
+  const InternalKeyComparator icmp(BytewiseComparator());
+  int blocks = 0;
+  for (const std::string& child : children) {
+    uint64_t number;
+    FileType type;
+    std::string data;
+    if (!ParseFileName(child, &number, &type) || type != kTableFile ||
+        !ReadFileToString(env, Db() + "/" + child, &data).ok()) {
+      continue;
+    }
+    for (const BlockHandle& h : test::DataBlockHandles(data, &icmp)) {
+      const uint64_t end = h.offset() + h.size() + kBlockTrailerSize;
+      EXPECT_EQ(h.offset() / 4096, (end - 1) / 4096) << child;
+      ++blocks;
+    }
+  }
+  EXPECT_GT(blocks, 0);
+  ASSERT_EQ("", Verify(kUpstreamTool, &out));
   EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
 }
 
