@@ -125,6 +125,16 @@ class Level0CleanupTest : public testing::Test {
     }
   }
 
+  // kQuietGets Gets of a level-0 key with no write between them, then
+  // whatever background work they set off.
+  void QuietGets() {
+    std::string value;
+    for (int n = 0; n < kQuietGets; ++n) {
+      ASSERT_TRUE(db_->Get(ReadOptions(), Key(1001), &value).ok());
+    }
+    DBImplTestPeer::WaitForBackgroundWork(dbfull());
+  }
+
   void CheckValues() {
     std::string value;
     for (int i = 0; i < kKeys; ++i) {
@@ -178,11 +188,7 @@ TEST_F(Level0CleanupTest, WritesDuringTheCompactionKeepLevel0) {
 // keys in level 0).
 TEST_F(Level0CleanupTest, QuietReadsCompactLevel0) {
   BuildTree();
-  std::string value;
-  for (int n = 0; n < kQuietGets; ++n) {
-    ASSERT_TRUE(db_->Get(ReadOptions(), Key(1001), &value).ok());
-  }
-  DBImplTestPeer::WaitForBackgroundWork(dbfull());
+  QuietGets();
   const std::string files = FilesPerLevel();
   EXPECT_EQ("0,0,", files.substr(0, 4)) << files;
   CheckValues();
@@ -193,11 +199,7 @@ TEST_F(Level0CleanupTest, QuietReadsCompactLevel0) {
 TEST_F(Level0CleanupTest, QuietReadsLeaveLevel1ToElasticBF) {
   UseElasticBF();
   BuildTree();
-  std::string value;
-  for (int n = 0; n < kQuietGets; ++n) {
-    ASSERT_TRUE(db_->Get(ReadOptions(), Key(1001), &value).ok());
-  }
-  DBImplTestPeer::WaitForBackgroundWork(dbfull());
+  QuietGets();
   const std::string files = FilesPerLevel();
   EXPECT_EQ("0,1,", files.substr(0, 4)) << files;
   CheckValues();

@@ -8,6 +8,7 @@
 // and run on the fork's shared library: ElasticBF is on, and by default the
 // database stays one that stock LevelDB opens as it is.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "db/dbformat.h"
@@ -88,20 +89,28 @@ class InteropElasticTest : public interop::ToolTest {
     EXPECT_GT(ElasticRecords(), 0);
   }
 
-  // Whether some table of the database carries ElasticBF filter units.
-  bool HasElasticTable() {
+  // The name and contents of every table file of the database.
+  std::vector<std::pair<std::string, std::string>> TableFiles() {
     Env* env = Env::Default();
     std::vector<std::string> children;
     EXPECT_TRUE(env->GetChildren(Db(), &children).ok());
+    std::vector<std::pair<std::string, std::string>> tables;
     for (const std::string& child : children) {
       uint64_t number;
       FileType type;
       std::string data;
       if (ParseFileName(child, &number, &type) && type == kTableFile &&
-          ReadFileToString(env, Db() + "/" + child, &data).ok() &&
-          data.find("elasticbf.index") != std::string::npos) {
-        return true;
+          ReadFileToString(env, Db() + "/" + child, &data).ok()) {
+        tables.emplace_back(child, std::move(data));
       }
+    }
+    return tables;
+  }
+
+  // Whether some table of the database carries ElasticBF filter units.
+  bool HasElasticTable() {
+    for (const auto& [name, data] : TableFiles()) {
+      if (data.find("elasticbf.index") != std::string::npos) return true;
     }
     return false;
   }
@@ -109,18 +118,8 @@ class InteropElasticTest : public interop::ToolTest {
   // Tables whose elastic index says Ribbon units; every elastic table must
   // say so (-1 otherwise).
   int RibbonTables() {
-    Env* env = Env::Default();
-    std::vector<std::string> children;
-    EXPECT_TRUE(env->GetChildren(Db(), &children).ok());
     int ribbon = 0;
-    for (const std::string& child : children) {
-      uint64_t number;
-      FileType type;
-      std::string data;
-      if (!ParseFileName(child, &number, &type) || type != kTableFile ||
-          !ReadFileToString(env, Db() + "/" + child, &data).ok()) {
-        continue;
-      }
+    for (const auto& [name, data] : TableFiles()) {
       ElasticIndex index;
       if (!test::ReadElasticIndexOf(data, &index).ok() ||
           index.unit_kind() != ElasticUnitKind::kRibbon) {
@@ -235,22 +234,12 @@ TEST_F(InteropElasticTest, StockLevelDBReadsPageAlignedTables) {
   ASSERT_EQ("", EnvBuild("block_alignment=4096", /*on_fork=*/true, &out));
   EXPECT_NE(std::string::npos, out.find("elasticbf: enabled: yes")) << out;
   EXPECT_NE(std::string::npos, out.find("verified 20000 keys")) << out;
-  Env* env = Env::Default();
-  std::vector<std::string> children;
-  ASSERT_TRUE(env->GetChildren(Db(), &children).ok());
   const InternalKeyComparator icmp(BytewiseComparator());
   int blocks = 0;
-  for (const std::string& child : children) {
-    uint64_t number;
-    FileType type;
-    std::string data;
-    if (!ParseFileName(child, &number, &type) || type != kTableFile ||
-        !ReadFileToString(env, Db() + "/" + child, &data).ok()) {
-      continue;
-    }
+  for (const auto& [name, data] : TableFiles()) {
     for (const BlockHandle& h : test::DataBlockHandles(data, &icmp)) {
       const uint64_t end = h.offset() + h.size() + kBlockTrailerSize;
-      EXPECT_EQ(h.offset() / 4096, (end - 1) / 4096) << child;
+      EXPECT_EQ(h.offset() / 4096, (end - 1) / 4096) << name;
       ++blocks;
     }
   }
