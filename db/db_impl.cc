@@ -1090,15 +1090,15 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
   }
 
   MutexLock lock(&mutex_);
-  const SequenceNumber sequence = options.snapshot != nullptr
-                                      ? SnapshotSequence(options.snapshot)
-                                      : versions_->LastSequence();
-  // The tables of the current version hold no entry above LastSequence, so
-  // a read at it may ask them at the largest sequence instead: same
-  // answer, and a miss then proves the key absent from the whole table
-  // (the false-positive memo remembers that).
+  const SequenceNumber last = versions_->LastSequence();
+  const SequenceNumber sequence =
+      options.snapshot != nullptr ? SnapshotSequence(options.snapshot) : last;
+  // The tables of the current version hold no entry above `last`, so a
+  // read at it may ask them at the largest sequence instead: same answer,
+  // and a miss then proves the key absent from the whole table (the
+  // false-positive memo remembers that).
   const SequenceNumber table_sequence =
-      sequence >= versions_->LastSequence() ? kMaxSequenceNumber : sequence;
+      sequence >= last ? kMaxSequenceNumber : sequence;
 
   // Pin what we read so the lookup can run unlocked.
   MemTable* mem = mem_;
@@ -1119,8 +1119,8 @@ Status DBImpl::Get(const ReadOptions& options, const Slice& key,
     } else if (imm != nullptr && imm->Get(lkey, value, &s)) {
       // Found in the memtable being flushed.
     } else {
-      LookupKey table_key(key, table_sequence);
-      s = current->Get(EffectiveReadOptions(options), table_key, value, &stats,
+      lkey.SetSequence(table_sequence);
+      s = current->Get(EffectiveReadOptions(options), lkey, value, &stats,
                        key_hash, &io_stats_);
       searched_tables = true;
     }

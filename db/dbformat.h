@@ -140,6 +140,12 @@ class LookupKey {
   Slice internal_key() const { return Slice(key_begin_, end_ - key_begin_); }
   Slice user_key() const { return Slice(key_begin_, end_ - key_begin_ - 8); }
 
+  // Looks up the same user key at another sequence number from now on.
+  void SetSequence(SequenceNumber sequence) {
+    StoreFixed64(const_cast<char*>(end_) - 8,
+                 PackSequenceAndType(sequence, kValueTypeForSeek));
+  }
+
  private:
   const char* start_;
   const char* key_begin_;

@@ -15,16 +15,27 @@ namespace leveldb {
 constexpr int kMaxVarint32Bytes = 5;
 constexpr int kMaxVarint64Bytes = 10;
 
-// Raw stores and loads. The byte-wise form compiles to a single move on
-// little-endian machines and is correct on big-endian ones.
+// Raw stores and loads, little-endian on every host. On a little-endian
+// host a store is one memcpy (a single move): the byte-wise form below is
+// not always merged into one by the compiler.
+constexpr bool kHostLittleEndian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
 inline void StoreFixed32(char* dst, uint32_t v) {
-  uint8_t* p = reinterpret_cast<uint8_t*>(dst);
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+  if constexpr (kHostLittleEndian) {
+    std::memcpy(dst, &v, sizeof(v));
+  } else {
+    uint8_t* p = reinterpret_cast<uint8_t*>(dst);
+    for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+  }
 }
 
 inline void StoreFixed64(char* dst, uint64_t v) {
-  uint8_t* p = reinterpret_cast<uint8_t*>(dst);
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+  if constexpr (kHostLittleEndian) {
+    std::memcpy(dst, &v, sizeof(v));
+  } else {
+    uint8_t* p = reinterpret_cast<uint8_t*>(dst);
+    for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+  }
 }
 
 inline uint32_t LoadFixed32(const char* src) {
