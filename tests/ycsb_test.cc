@@ -1172,6 +1172,32 @@ TEST_F(YcsbEndToEnd, WriteAllFieldsAndZipfianScanLengths) {
   VerifyDatabase(*r.workload, run, r.database.get());
 }
 
+// With everything in the memtable nothing reads in the background, so the
+// process's read syscalls are all the client threads' and the measuring
+// snapshots': the snapshots' own reads (CPU ones included) must count
+// nowhere, whatever the number of threads.
+TEST_F(YcsbEndToEnd, MeasuringReadsAreNeitherClientNorBackgroundReads) {
+  for (const int threads : {1, 3}) {
+    SCOPED_TRACE(threads);
+    Properties props = SmallWorkload("c");
+    props.Set("leveldb.write_buffer_size", "67108864");  // no table
+    props.Set("leveldb.dbpath", dir_ + "/db_" + std::to_string(threads));
+    LoadedRun r;
+    ASSERT_NO_FATAL_FAILURE(LoadAndRun(props, threads, &r));
+    for (const PhaseResult* phase : {&r.load, &r.run}) {
+      SCOPED_TRACE(phase->name);
+      if (!phase->io_valid) continue;  // no per-task I/O accounting
+      EXPECT_EQ(0u, phase->client_read_syscalls);
+      EXPECT_EQ(0u, phase->background_read_syscalls);
+      EXPECT_TRUE(Contains(FormatReport(*phase),
+                           "; background: 0 read syscalls, 0.0 MB"))
+          << FormatReport(*phase);
+    }
+    EXPECT_EQ(3000u, r.run.stats.op(kRead).latency.count() +
+                         r.run.stats.op(kReadAbsent).latency.count());
+  }
+}
+
 // The first million draws of the samplers, hashed. The values were recorded
 // before the readzipf and YCSB samplers became one (zipf_keys::Zipfian):
 // a change to any draw, or to the zeta sums behind them, changes a hash.

@@ -1,9 +1,10 @@
-// The client threads of one benchmark run, as db_bench and rocksdb_readpath
-// run them: all start together, each does its share between two
-// /proc/thread-self/io snapshots of itself, and the read syscalls of the
-// run are split into the clients' own and the rest of the process's
-// (proc_io::CountSyscalls); and the line that reports a run. Standard
-// library and /proc only.
+// The client threads of one benchmark run, as db_bench, rocksdb_readpath
+// and the YCSB runner run them: all start together, each does its share
+// between two /proc/thread-self/io snapshots of itself, bracketed by two CPU
+// snapshots (proc_cpu), and the read syscalls of the run are split into the
+// clients' own and the rest of the process's (proc_io::CountSyscalls), the
+// snapshots' own reads in neither; and the line that reports a run.
+// Standard library and /proc only.
 #ifndef LEVELDB_BENCHMARKS_COMMON_CLIENT_THREADS_H_
 #define LEVELDB_BENCHMARKS_COMMON_CLIENT_THREADS_H_
 
@@ -22,7 +23,7 @@ namespace bench {
 
 class ClientThreads {
  public:
-  explicit ClientThreads(int n) : n_(n), snapshots_(n) {}
+  explicit ClientThreads(int n) : n_(n), snapshots_(n), cpu_(n) {}
 
   int size() const { return n_; }
 
@@ -39,7 +40,8 @@ class ClientThreads {
   // clocks until then).
   template <typename Body, typename Watch>
   void Run(const Body& body, const Watch& watch) {
-    Overhead();  // measured once, before any run
+    Overhead();  // both measured once, before any run
+    CpuSnapshotReads();
     process_before_ = proc_io::Process();
     std::vector<std::thread> threads;
     for (int i = 0; i < n_; i++) {
@@ -49,9 +51,13 @@ class ClientThreads {
           if (++waiting_ == n_) cv_.notify_all();
           cv_.wait(lock, [this] { return started_; });
         }
+        // The CPU snapshots bracket the I/O ones: their reads stay out of
+        // the thread's count (Syscalls() takes them out of the process's).
+        const proc_cpu::Snapshot cpu_before = proc_cpu::Thread();
         snapshots_[i].before = proc_io::Thread();
         body(i);
         snapshots_[i].after = proc_io::Thread();
+        cpu_[i] = proc_cpu::Between(cpu_before, proc_cpu::Thread());
         std::unique_lock<std::mutex> lock(mu_);
         if (++finished_ == n_) cv_.notify_all();
         cv_.wait(lock, [this] { return released_; });
@@ -72,9 +78,27 @@ class ClientThreads {
   }
 
   // The read syscalls of the last run, the process's counted up to now.
+  // The reads of the CPU snapshots are the tool's, not background work:
+  // they are taken out by counting them before the process's first snapshot.
   proc_io::SyscallCount Syscalls() const {
-    return proc_io::CountSyscalls(snapshots_, process_before_,
-                                  proc_io::Process(), Overhead());
+    proc_io::Snapshot before = process_before_;
+    before.syscr += 2 * CpuSnapshotReads() * static_cast<uint64_t>(n_);
+    return proc_io::CountSyscalls(snapshots_, before, proc_io::Process(),
+                                  Overhead());
+  }
+
+  // The client threads' CPU time over their bodies of the last run, summed;
+  // invalid if any thread's is.
+  proc_cpu::Snapshot Cpu() const {
+    proc_cpu::Snapshot sum;
+    sum.valid = !cpu_.empty();
+    for (const proc_cpu::Snapshot& cpu : cpu_) {
+      sum.valid = sum.valid && cpu.valid;
+      sum.user_ns += cpu.user_ns;
+      sum.system_ns += cpu.system_ns;
+      sum.runqueue_wait_ns += cpu.runqueue_wait_ns;
+    }
+    return sum;
   }
 
  private:
@@ -84,8 +108,21 @@ class ClientThreads {
     return overhead;
   }
 
+  // Read syscalls of one proc_cpu::Thread() (its schedstat read).
+  static uint64_t CpuSnapshotReads() {
+    static const uint64_t reads = [] {
+      const proc_io::Snapshot a = proc_io::Thread();
+      proc_cpu::Thread();
+      const proc_io::Snapshot b = proc_io::Thread();
+      if (!a.valid || !b.valid) return uint64_t{0};
+      return proc_io::Delta(Overhead(), proc_io::Delta(a.syscr, b.syscr));
+    }();
+    return reads;
+  }
+
   const int n_;
   std::vector<proc_io::ThreadSnapshots> snapshots_;
+  std::vector<proc_cpu::Snapshot> cpu_;  // per thread, over its body
   proc_io::Snapshot process_before_;
   std::mutex mu_;
   std::condition_variable cv_;

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "../common/client_threads.h"
 #include "../common/proc_stats.h"
 #include "client.h"
 
@@ -18,16 +19,6 @@ namespace ycsb {
 namespace {
 
 using ClientList = std::vector<std::unique_ptr<Client>>;
-
-// Counters between two snapshots; invalid if either is.
-proc_io::Snapshot IoBetween(const proc_io::Snapshot& before,
-                            const proc_io::Snapshot& after) {
-  proc_io::Snapshot d;
-  d.valid = before.valid && after.valid;
-  d.syscr = proc_io::Delta(before.syscr, after.syscr);
-  d.read_bytes = proc_io::Delta(before.read_bytes, after.read_bytes);
-  return d;
-}
 
 // Prints progress of a running phase from its own thread until Stop().
 class ProgressMonitor {
@@ -102,6 +93,20 @@ class ProgressMonitor {
   std::thread thread_;
 };
 
+// Copies what the client threads measured into `result`.
+void CopyCounts(const bench::ClientThreads& threads, PhaseResult* result) {
+  const proc_io::SyscallCount io = threads.Syscalls();
+  result->io_valid = io.valid;
+  result->client_read_syscalls = io.foreground;
+  result->background_read_syscalls = io.background;
+  result->background_read_bytes = io.background_bytes;
+  const proc_cpu::Snapshot cpu = threads.Cpu();
+  result->cpu_valid = cpu.valid;
+  result->client_user_ns = cpu.user_ns;
+  result->client_system_ns = cpu.system_ns;
+  result->client_runqueue_wait_ns = cpu.runqueue_wait_ns;
+}
+
 // Runs body(client, thread) on one thread per client and fills `result`.
 void RunPhase(const std::string& name, uint64_t total_operations, int phase,
               Workload* workload, Database* database,
@@ -114,56 +119,16 @@ void RunPhase(const std::string& name, uint64_t total_operations, int phase,
     clients.push_back(std::make_unique<Client>(workload, database, phase, i));
   }
   database->ResetIoStats();
-  const uint64_t snapshot_cost = proc_io::SnapshotOverhead();
-  std::vector<proc_io::Snapshot> client_io(threads);
-  std::vector<proc_cpu::Snapshot> client_cpu(threads);
-  const proc_io::Snapshot process_before = proc_io::Process();
+  bench::ClientThreads client_threads(threads);
   const uint64_t start = NowNanos();
-  {
-    ProgressMonitor monitor(name, total_operations, &clients,
-                            workload->spec().status_interval, options.progress);
-    std::vector<std::thread> workers;
-    for (int i = 0; i < threads; ++i) {
-      workers.emplace_back([&body, &clients, &client_io, &client_cpu, i] {
-        // The CPU snapshots (one read of schedstat each) bracket the I/O
-        // ones, so their reads stay out of the client's read count.
-        const proc_cpu::Snapshot cpu_before = proc_cpu::Thread();
-        const proc_io::Snapshot before = proc_io::Thread();
-        body(clients[i].get(), i);
-        client_io[i] = IoBetween(before, proc_io::Thread());
-        client_cpu[i] = proc_cpu::Between(cpu_before, proc_cpu::Thread());
-      });
-    }
-    for (std::thread& worker : workers) worker.join();
-  }
-  const proc_io::Snapshot process =
-      IoBetween(process_before, proc_io::Process());
+  client_threads.Run([&body, &clients](int i) { body(clients[i].get(), i); },
+                     [&](std::vector<std::thread>&) {
+                       return std::make_unique<ProgressMonitor>(
+                           name, total_operations, &clients,
+                           workload->spec().status_interval, options.progress);
+                     });
   *result = PhaseResult();
-  result->io_valid = process.valid;
-  uint64_t client_bytes = 0;
-  for (const proc_io::Snapshot& io : client_io) {
-    result->io_valid = result->io_valid && io.valid;
-    const uint64_t own = std::min(io.syscr, snapshot_cost);
-    result->client_read_syscalls += io.syscr - own;
-    client_bytes += io.read_bytes;
-  }
-  result->cpu_valid = true;
-  for (const proc_cpu::Snapshot& cpu : client_cpu) {
-    result->cpu_valid = result->cpu_valid && cpu.valid;
-    result->client_user_ns += cpu.user_ns;
-    result->client_system_ns += cpu.system_ns;
-    result->client_runqueue_wait_ns += cpu.runqueue_wait_ns;
-  }
-  if (result->io_valid) {
-    // The process count also holds the client threads' and the snapshots'.
-    const uint64_t foreground =
-        result->client_read_syscalls + snapshot_cost * (threads + 1);
-    result->background_read_syscalls =
-        process.syscr > foreground ? process.syscr - foreground : 0;
-    result->background_read_bytes = process.read_bytes > client_bytes
-                                        ? process.read_bytes - client_bytes
-                                        : 0;
-  }
+  CopyCounts(client_threads, result);
   result->name = name;
   result->threads = threads;
   result->seconds = static_cast<double>(NowNanos() - start) / 1e9;
