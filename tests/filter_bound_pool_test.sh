@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2016  # awk expressions passed in single quotes
 # filter_bound --pool (benchmarks/filter_bound.cc) on one level of 36
 # whole segments, where every model spends whole units: one tree pooled,
 # and two identical trees with equal shares of the Gets, give the bound of
