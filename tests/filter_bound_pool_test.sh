@@ -1,10 +1,14 @@
 #!/bin/bash
+# shellcheck disable=SC2016  # awk expressions passed in single quotes
 # filter_bound --pool (benchmarks/filter_bound.cc) on one level of 36
 # whole segments, where every model spends whole units: one tree pooled,
 # and two identical trees with equal shares of the Gets, give the bound of
 # the tree alone, both placed at best and split evenly; with one hot tree
 # of four, the best placement beats the even split in every model. With
 # DB_BENCH, the same for a database (--pool_dbs against --db).
+# --adaptive_gets: its rows are never above the static ones, equal them
+# for one Get, are below them for Zipfian lookups that repeat and close to
+# them for nearly uniform ones over many keys; bad values are refused.
 # Usage: filter_bound_pool_test.sh FILTER_BOUND [DB_BENCH WORK_DIR]
 set -euo pipefail
 bin=$1
@@ -50,6 +54,40 @@ for bad in --pool=0:1 --pool=10:1:0.5/0.4 --pool=3 --pool_zipf=0.9; do
   if "$bin" "$bad" --budgets=4 >/dev/null 2>&1; then fail "$bad accepted"; fi
 done
 
+# --adaptive_gets=N: the wastes of the row "4.00, adaptive" against "4.00".
+wastes() { row "$1" "$2" | grep -o '[0-9.]*,' | tr -d ,; }
+# Succeeds if every adaptive waste x static waste satisfies the awk test.
+compare() {
+  paste <(wastes "$1" "4.00, adaptive" | tr ' ' '\n') \
+    <(wastes "$1" "4.00" | tr ' ' '\n') |
+    awk -v n=0 "{ n++; if (!($2)) bad = 1 } END { exit bad || n != 4 }"
+}
+plain=$("$bin" --num=294912 "${common[@]}")
+grep -q adaptive <<<"$plain" && fail "adaptive rows without the flag"
+out=$("$bin" --num=294912 "${common[@]}" --adaptive_gets=1)
+echo "adaptive, 1 Get:$(row "$out" "4.00, adaptive")"
+[ "$(row "$out" "4.00, adaptive")" = "$(row "$out" "4.00")" ] ||
+  fail "adaptive bound for 1 Get differs from the static one"
+[ "$(row "$out" "4.00")" = "$single" ] || fail "static row changed"
+out=$("$bin" --num=294912 "${common[@]}" --adaptive_gets=300000)
+echo "adaptive, 300000 Gets:$(row "$out" "4.00, adaptive")"
+compare "$out" '$1 < $2' || fail "adaptive not below static (Zipfian)"
+out=$("$bin" --num=294912 "${common[@]}" --adaptive_gets=1000000000)
+compare "$out" '$1 < 0.8 * $2' || fail "adaptive not far below at 1e9 Gets"
+out=$("$bin" --num=4000000 --zipf=0.01 --levels=1 --budgets=4 \
+  --exact_ranks=1000 --adaptive_gets=1000)
+echo "adaptive, uniform, 1000 Gets:$(row "$out" "4.00, adaptive")"
+compare "$out" '$1 <= $2 && $1 >= 0.999 * $2' ||
+  fail "adaptive not close to static for uniform lookups"
+for bad in --adaptive_gets=0 --adaptive_gets=-1 --adaptive_gets=x \
+  --adaptive_gets= "--pool=294912:1 --adaptive_gets=10"; do
+  # shellcheck disable=SC2086
+  if msg=$("$bin" $bad --budgets=4 2>&1 >/dev/null); then
+    fail "$bad accepted"
+  fi
+  grep -q "adaptive_gets" <<<"$msg" || fail "$bad: no message naming it"
+done
+
 if [ $# -ge 3 ]; then
   db=$3/filter_bound_pool_db
   rm -rf "$db"
@@ -68,5 +106,11 @@ if [ $# -ge 3 ]; then
       [ "$got" = "$alone" ] || fail "--pool_dbs $placement differs"
     done
   done
+  out=$("$bin" --num=30000 --db="$db" "${flags[@]}" --adaptive_gets=1)
+  [ "$(row "$out" "4.00, adaptive")" = "$alone" ] ||
+    fail "adaptive bound of the database for 1 Get differs"
+  out=$("$bin" --num=30000 --db="$db" "${flags[@]}" --adaptive_gets=100000)
+  echo "database, adaptive, 100000 Gets:$(row "$out" "4.00, adaptive")"
+  compare "$out" '$1 < $2' || fail "adaptive not below static (database)"
 fi
 echo "filter_bound pool: OK"
