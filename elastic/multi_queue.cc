@@ -279,6 +279,38 @@ std::vector<MultiQueue::Segment*> MultiQueue::FindExpiredVictims(
   return victims;
 }
 
+MultiQueue::Segment* MultiQueue::FindWarmVictim(const Segment* s,
+                                                uint64_t needed) {
+  Segment* best = nullptr;
+  double best_loss = 0;
+  for (int k = n_; k >= 1; --k) {
+    const Link* head = &queues_[k];
+    if (head->next == head) continue;
+    Segment* v = static_cast<Segment*>(head->next);
+    if (v == s) {
+      if (v->next == head) continue;
+      v = static_cast<Segment*>(v->next);
+    }
+    if (v->unit_bytes == 0 || FreeBytes() + v->unit_bytes < needed) continue;
+    Age(v);  // its loss uses f
+    const double loss = VictimLoss({v});
+    if (best == nullptr || loss < best_loss) {
+      best = v;
+      best_loss = loss;
+    }
+  }
+  return best;
+}
+
+bool MultiQueue::WorthSwapping(const Segment& s,
+                               const std::vector<Segment*>& victims,
+                               bool expired) const {
+  // An unexpired victim's unit may be wanted back soon: take it only when
+  // the expected I/Os saved exceed the one read that loads the unit.
+  const double margin = expired ? 0.0 : 1.0;
+  return LoadGain(s) > VictimLoss(victims) + margin;
+}
+
 double MultiQueue::VictimLoss(const std::vector<Segment*>& victims) const {
   double loss = 0;
   for (const Segment* v : victims) {
@@ -306,11 +338,16 @@ MultiQueue::Plan MultiQueue::PlanAccess(SegmentId id, uint64_t now) {
   plan.first_unit = s->units;
   if (FreeBytes() < s->unit_bytes) {
     std::vector<Segment*> victims = FindExpiredVictims(s, s->unit_bytes, now);
-    if (victims.empty()) {
-      ++rejected_no_victims_;
-      return plan;
-    }
-    if (!(LoadGain(*s) > VictimLoss(victims))) {
+    const bool expired = !victims.empty();
+    if (!expired) {
+      Segment* warm = FindWarmVictim(s, s->unit_bytes);
+      if (warm == nullptr || !WorthSwapping(*s, {warm}, false)) {
+        ++rejected_no_victims_;
+        return plan;
+      }
+      victims.push_back(warm);
+      ++warm_swaps_;
+    } else if (!WorthSwapping(*s, victims, true)) {
       ++rejected_no_gain_;
       return plan;
     }
@@ -434,6 +471,7 @@ MultiQueue::Stats MultiQueue::GetStats() const {
   st.evictions = evictions_;
   st.adjustments = adjustments_;
   st.swaps = swaps_;
+  st.warm_swaps = warm_swaps_;
   st.rejected_no_victims = rejected_no_victims_;
   st.rejected_no_gain = rejected_no_gain_;
   st.expected_extra_io = ExpectedExtraIo();
