@@ -157,15 +157,15 @@ void MultiQueue::Promote(Segment* s) {
   Enqueue(s, /*at_mru=*/true);  // it was just accessed or opened
 }
 
-void MultiQueue::Demote(Segment* s, std::vector<Victim>* victims) {
+void MultiQueue::Demote(Segment* s, std::vector<Victim>* victims, bool warm) {
   Dequeue(s);
   --s->units;
   used_bytes_ -= s->unit_bytes;
   ++evictions_;
   victims->push_back(Victim{s->id, s->units});
-  // A victim is cold: keep it ahead of the warmer segments of its new queue
-  // so that the expired prefix stays at the LRU end.
-  Enqueue(s, /*at_mru=*/false);
+  // A cold victim goes ahead of the warmer segments of its new queue so
+  // that the expired prefix stays at the LRU end.
+  Enqueue(s, /*at_mru=*/warm);
 }
 
 bool MultiQueue::Attach(SegmentId id, uint64_t unit_bytes, int lsm_level,
@@ -351,7 +351,7 @@ MultiQueue::Plan MultiQueue::PlanAccess(SegmentId id, uint64_t now) {
       ++rejected_no_gain_;
       return plan;
     }
-    for (Segment* v : victims) Demote(v, &plan.victims);
+    for (Segment* v : victims) Demote(v, &plan.victims, !expired);
     ++swaps_;
   }
   Promote(s);

@@ -224,9 +224,11 @@ class MultiQueue {
   void Dequeue(Segment* s);
   void MoveToMru(Segment* s);
   // Changes k by +1 or -1, moving the segment between queues and charging
-  // or releasing its bytes.
+  // or releasing its bytes. A victim goes to the LRU end of its new queue,
+  // unless `warm`: then to the MRU end, so that an unexpired segment never
+  // hides the expired ones of that queue from FindExpiredVictims.
   void Promote(Segment* s);
-  void Demote(Segment* s, std::vector<Victim>* victims);
+  void Demote(Segment* s, std::vector<Victim>* victims, bool warm = false);
 
   // Expired segments (other than s) from Q_n down to Q_1, each queue from
   // its LRU end until its first unexpired one, one unit each, until their
