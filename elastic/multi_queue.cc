@@ -157,15 +157,15 @@ void MultiQueue::Promote(Segment* s) {
   Enqueue(s, /*at_mru=*/true);  // it was just accessed or opened
 }
 
-void MultiQueue::Demote(Segment* s, std::vector<Victim>* victims) {
+void MultiQueue::Demote(Segment* s, std::vector<Victim>* victims, bool warm) {
   Dequeue(s);
   --s->units;
   used_bytes_ -= s->unit_bytes;
   ++evictions_;
   victims->push_back(Victim{s->id, s->units});
-  // A victim is cold: keep it ahead of the warmer segments of its new queue
-  // so that the expired prefix stays at the LRU end.
-  Enqueue(s, /*at_mru=*/false);
+  // A cold victim goes ahead of the warmer segments of its new queue so
+  // that the expired prefix stays at the LRU end.
+  Enqueue(s, /*at_mru=*/warm);
 }
 
 bool MultiQueue::Attach(SegmentId id, uint64_t unit_bytes, int lsm_level,
@@ -279,6 +279,38 @@ std::vector<MultiQueue::Segment*> MultiQueue::FindExpiredVictims(
   return victims;
 }
 
+MultiQueue::Segment* MultiQueue::FindWarmVictim(const Segment* s,
+                                                uint64_t needed) {
+  Segment* best = nullptr;
+  double best_loss = 0;
+  for (int k = n_; k >= 1; --k) {
+    const Link* head = &queues_[k];
+    if (head->next == head) continue;
+    Segment* v = static_cast<Segment*>(head->next);
+    if (v == s) {
+      if (v->next == head) continue;
+      v = static_cast<Segment*>(v->next);
+    }
+    if (v->unit_bytes == 0 || FreeBytes() + v->unit_bytes < needed) continue;
+    Age(v);  // its loss uses f
+    const double loss = VictimLoss({v});
+    if (best == nullptr || loss < best_loss) {
+      best = v;
+      best_loss = loss;
+    }
+  }
+  return best;
+}
+
+bool MultiQueue::WorthSwapping(const Segment& s,
+                               const std::vector<Segment*>& victims,
+                               bool expired) const {
+  // An unexpired victim's unit may be wanted back soon: take it only when
+  // the expected I/Os saved exceed the one read that loads the unit.
+  const double margin = expired ? 0.0 : 1.0;
+  return LoadGain(s) > VictimLoss(victims) + margin;
+}
+
 double MultiQueue::VictimLoss(const std::vector<Segment*>& victims) const {
   double loss = 0;
   for (const Segment* v : victims) {
@@ -306,15 +338,20 @@ MultiQueue::Plan MultiQueue::PlanAccess(SegmentId id, uint64_t now) {
   plan.first_unit = s->units;
   if (FreeBytes() < s->unit_bytes) {
     std::vector<Segment*> victims = FindExpiredVictims(s, s->unit_bytes, now);
-    if (victims.empty()) {
-      ++rejected_no_victims_;
-      return plan;
-    }
-    if (!(LoadGain(*s) > VictimLoss(victims))) {
+    const bool expired = !victims.empty();
+    if (!expired) {
+      Segment* warm = FindWarmVictim(s, s->unit_bytes);
+      if (warm == nullptr || !WorthSwapping(*s, {warm}, false)) {
+        ++rejected_no_victims_;
+        return plan;
+      }
+      victims.push_back(warm);
+      ++warm_swaps_;
+    } else if (!WorthSwapping(*s, victims, true)) {
       ++rejected_no_gain_;
       return plan;
     }
-    for (Segment* v : victims) Demote(v, &plan.victims);
+    for (Segment* v : victims) Demote(v, &plan.victims, !expired);
     ++swaps_;
   }
   Promote(s);
@@ -434,6 +471,7 @@ MultiQueue::Stats MultiQueue::GetStats() const {
   st.evictions = evictions_;
   st.adjustments = adjustments_;
   st.swaps = swaps_;
+  st.warm_swaps = warm_swaps_;
   st.rejected_no_victims = rejected_no_victims_;
   st.rejected_no_gain = rejected_no_gain_;
   st.expected_extra_io = ExpectedExtraIo();

@@ -13,8 +13,12 @@
 // from Q_n down to Q_1 (LRU end first) can give up one unit each and the
 // exchange lowers E[extra I/O] = sum_i f_i * r(k_i), where f_i counts the
 // probes of segment i that did not find their key and r(k) = p_i^k, p_i
-// the FPR of one unit of segment i. Segments of different unit kinds (Bloom
-// and Ribbon tables in one DB) have different p: each segment attaches
+// the FPR of one unit of segment i. When no expired units cover it, one
+// unexpired segment (the LRU end of some queue) may give a unit if the
+// exchange saves more than the one read the load costs: otherwise segments
+// that are all probed within a lifetime (a few equally hot ones) would keep
+// whatever split of memory they first got. Segments of different unit kinds
+// (Bloom and Ribbon tables in one DB) have different p: each segment attaches
 // with a rate class (RateClass()), class 0 being Options::unit_fpr.
 //
 // Every decision is applied to the bookkeeping at once. A load is reserved:
@@ -107,6 +111,7 @@ class MultiQueue {
     uint64_t evictions = 0;            // units taken from victims
     uint64_t adjustments = 0;          // PlanAccess decisions that added a unit
     uint64_t swaps = 0;                // ...of which took units from victims
+    uint64_t warm_swaps = 0;           // ...of which from an unexpired one
     uint64_t rejected_no_victims = 0;  // not enough expired units
     uint64_t rejected_no_gain = 0;     // E[extra I/O] would not fall
     double expected_extra_io = 0;
@@ -219,9 +224,11 @@ class MultiQueue {
   void Dequeue(Segment* s);
   void MoveToMru(Segment* s);
   // Changes k by +1 or -1, moving the segment between queues and charging
-  // or releasing its bytes.
+  // or releasing its bytes. A victim goes to the LRU end of its new queue,
+  // unless `warm`: then to the MRU end, so that an unexpired segment never
+  // hides the expired ones of that queue from FindExpiredVictims.
   void Promote(Segment* s);
-  void Demote(Segment* s, std::vector<Victim>* victims);
+  void Demote(Segment* s, std::vector<Victim>* victims, bool warm = false);
 
   // Expired segments (other than s) from Q_n down to Q_1, each queue from
   // its LRU end until its first unexpired one, one unit each, until their
@@ -229,6 +236,13 @@ class MultiQueue {
   // they never do.
   std::vector<Segment*> FindExpiredVictims(const Segment* s, uint64_t needed,
                                            uint64_t now);
+  // When FindExpiredVictims finds none: among the LRU ends of Q_1..Q_n
+  // (other than s), whose one unit with the free bytes covers `needed`, the
+  // one losing least, its counts aged; null if there is none.
+  Segment* FindWarmVictim(const Segment* s, uint64_t needed);
+  // Whether a unit for s is worth taking from `victims` (expired or not).
+  bool WorthSwapping(const Segment& s, const std::vector<Segment*>& victims,
+                     bool expired) const;
   // sum over victims of f_v * (r(k_v - 1) - r(k_v)).
   double VictimLoss(const std::vector<Segment*>& victims) const;
   // f_s * (r(k) - r(k + 1)).
@@ -284,6 +298,7 @@ class MultiQueue {
   uint64_t evictions_ = 0;
   uint64_t adjustments_ = 0;
   uint64_t swaps_ = 0;
+  uint64_t warm_swaps_ = 0;
   uint64_t rejected_no_victims_ = 0;
   uint64_t rejected_no_gain_ = 0;
 };

@@ -264,6 +264,80 @@ TEST(MultiQueueTest, SwapWithAWarmVictimWhenTheGainIsLarger) {
   ExpectConsistent(mq);
 }
 
+// Three equally hot segments (one per database sharing a budget, or three
+// segments of one database) probed in turn: none is ever expired, since
+// each is probed every 3 Gets and the automatic lifetime is at least 64.
+// Units must still move from the segment that got most while memory was
+// free to the ones that got least, until no move lowers E[extra I/O] by
+// more than the load's read.
+class EquallyHotTest : public testing::Test {
+ protected:
+  static constexpr int kSegments = 3;
+
+  // n = 6 units of FPR 1/2, automatic lifetime, 7 units and a bit of budget.
+  EquallyHotTest() : mq_(Options()) {}
+
+  static MultiQueue::Options Options() {
+    MultiQueue::Options o;
+    o.units_per_segment = 6;
+    o.unit_fpr = 0.5;
+    o.budget_bytes = 7 * kUnit + kUnit / 2;
+    return o;
+  }
+
+  void Start(const std::vector<int>& units) {
+    for (int i = 0; i < kSegments; ++i) {
+      AttachWithUnits(&mq_, Seg(i + 1, 0), units[i], Hot(0, 1));
+    }
+  }
+
+  // `gets` Gets that miss, spread in turn over the segments.
+  void ProbeInTurn(uint64_t gets) {
+    for (uint64_t t = 0; t < gets; ++t) {
+      now_++;
+      const SegmentId id = Seg(t % kSegments + 1, 0);
+      ASSERT_TRUE(mq_.RecordAccess(id, now_, /*absent=*/true));
+      mq_.PlanAccess(id, now_);
+      ASSERT_LE(mq_.used_bytes(), mq_.budget_bytes());
+    }
+  }
+
+  std::vector<int> Units() const {
+    std::vector<int> units;
+    for (int i = 0; i < kSegments; ++i) {
+      units.push_back(mq_.UnitsLoaded(Seg(i + 1, 0)));
+    }
+    return units;
+  }
+
+  MultiQueue mq_;
+  uint64_t now_ = 1;
+};
+
+TEST_F(EquallyHotTest, UnitsMoveToTheSegmentsHoldingFewest) {
+  Start({5, 1, 1});
+  ASSERT_GE(MultiQueueTestPeer::lifetime(&mq_), 64u);
+  ProbeInTurn(3000);
+  const std::vector<int> units = Units();
+  EXPECT_EQ(3, units[0]);
+  EXPECT_EQ(2, units[1]);
+  EXPECT_EQ(2, units[2]);
+  EXPECT_EQ(7 * kUnit, mq_.used_bytes());
+  // 5/1/1 -> 4/2/1 -> 3/2/2: two moves, not a stream of them.
+  EXPECT_EQ(2u, mq_.GetStats().swaps);
+  EXPECT_EQ(2u, mq_.GetStats().warm_swaps);
+  ExpectConsistent(mq_);
+}
+
+TEST_F(EquallyHotTest, SplitsOneUnitApartStayPut) {
+  Start({3, 2, 2});
+  ProbeInTurn(3000);
+  EXPECT_EQ(std::vector<int>({3, 2, 2}), Units());
+  EXPECT_EQ(0u, mq_.GetStats().swaps);
+  EXPECT_GT(mq_.GetStats().rejected_no_victims, 0u);
+  ExpectConsistent(mq_);
+}
+
 // Segments of Bloom and Ribbon tables in one queue: each segment's r(k)
 // uses its own unit FPR.
 TEST(MultiQueueTest, RateClassesGiveEachSegmentItsOwnUnitFpr) {
