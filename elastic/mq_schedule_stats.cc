@@ -84,6 +84,7 @@ void AppendScalars(const MQSchedule::Stats& st,
   text->Counter("unit_evictions", st.unit_evictions);
   text->Counter("adjustments", st.mq.adjustments);
   text->Counter("swaps", st.mq.swaps);
+  text->Counter("warm_swaps", st.mq.warm_swaps);
   text->Counter("rejected_no_victims", st.mq.rejected_no_victims);
   text->Counter("rejected_no_gain", st.mq.rejected_no_gain);
   text->Printf("expected_extra_io: %.1f\n", st.mq.expected_extra_io);
