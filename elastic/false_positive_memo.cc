@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "util/coding.h"
 #include "util/hash64.h"
 
 namespace leveldb {
@@ -12,12 +13,6 @@ namespace {
 constexpr uint64_t kMemoSeed = 0x2545f4914f6cdd1dull;
 constexpr uint64_t kLaneMul = 0xd6e8feb86659fd93ull;
 constexpr uint64_t kFileMul = 0xa0761d6478bd642full;
-
-uint64_t Load64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
 
 // Murmur-style 64-bit mixer (different shifts and constants from the
 // finalizer KeyHash64 uses).
@@ -36,7 +31,7 @@ uint64_t MemoKeyHash(const char* data, size_t n) {
   uint64_t h = kMemoSeed ^ (n * kLaneMul);
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    h = Mix(h ^ Load64(data + i)) * kLaneMul;
+    h = Mix(h ^ LoadFixed64(data + i)) * kLaneMul;
   }
   if (i < n) {
     uint64_t tail = 0;

@@ -16,6 +16,7 @@
 
 #include "leveldb/comparator.h"
 #include "leveldb/slice.h"
+#include "util/coding.h"
 #include "util/io_stats.h"
 
 namespace leveldb {
@@ -74,12 +75,7 @@ class KeyLookup {
   // sees every entry of its user key in any table (the DB asks so when no
   // snapshot hides entries of the tables it reads).
   bool SeesAllEntries() const {
-    uint64_t tag = 0;
-    for (size_t i = 0; i < kTagSize; ++i) {
-      tag |= uint64_t{static_cast<uint8_t>(
-                 internal_key_.data()[user_key().size() + i])}
-             << (8 * i);
-    }
+    const uint64_t tag = LoadFixed64(internal_key_.data() + user_key().size());
     return (tag >> 8) == kMaxSequence;
   }
 
