@@ -59,12 +59,18 @@ uint64_t FalsePositiveMemo::Fingerprint(uint64_t file_number,
   return fp == 0 ? 1 : fp;
 }
 
-size_t FalsePositiveMemo::SetOf(const Array& array, uint64_t file_number,
-                                uint64_t key_hash) {
+uint64_t FalsePositiveMemo::TagOf(uint64_t file_number, uint64_t key_hash) {
   // The filters' hash places the pair; the fingerprint alone decides a
   // match, so the set's choice need not be independent of the filters.
-  return hash64_internal::Avalanche(key_hash ^ (file_number * kFileMul)) &
-         array.mask;
+  const uint64_t set_hash =
+      hash64_internal::Avalanche(key_hash ^ (file_number * kFileMul));
+  constexpr uint64_t kFileMask = (uint64_t{1} << kFileBits) - 1;
+  return (set_hash & ~kFileMask) | (file_number & kFileMask);
+}
+
+bool FalsePositiveMemo::SameFile(uint64_t tag, uint64_t file_number) {
+  constexpr uint64_t kFileMask = (uint64_t{1} << kFileBits) - 1;
+  return (tag & kFileMask) == (file_number & kFileMask);
 }
 
 bool FalsePositiveMemo::Contains(uint64_t file_number, uint64_t key_hash,
@@ -74,10 +80,10 @@ bool FalsePositiveMemo::Contains(uint64_t file_number, uint64_t key_hash,
   EpochGuard guard(epoch_);
   const Array* array = table_.load(std::memory_order_acquire);
   if (array == nullptr) return false;
-  const Set& set = array->sets[SetOf(*array, file_number, key_hash)];
-  for (const Slot& slot : set.ways) {
-    if (slot.fingerprint.load(std::memory_order_relaxed) == fp) {
-      Count(hits_, key_hash);
+  const Set& set = array->sets[array->SetOfTag(TagOf(file_number, key_hash))];
+  for (int rank = 0; rank < kWays; ++rank) {
+    if (set.ways[rank].fingerprint.load(std::memory_order_relaxed) == fp) {
+      Count(hits_[rank], key_hash);
       return true;
     }
   }
@@ -88,37 +94,80 @@ void FalsePositiveMemo::Insert(uint64_t file_number, uint64_t key_hash,
                                const Slice& user_key) {
   if (!active()) return;
   const uint64_t fp = Fingerprint(file_number, user_key);
+  const uint64_t tag = TagOf(file_number, key_hash);
   EpochGuard guard(epoch_);
   Array* array = table_.load(std::memory_order_acquire);
   if (array == nullptr) return;
-  Set& set = array->sets[SetOf(*array, file_number, key_hash)];
-  // An empty way if there is one, else a way picked by the fingerprint
-  // (close to random replacement).
-  Slot* target = &set.ways[(fp >> 32) % kWays];
-  for (Slot& slot : set.ways) {
-    const uint64_t seen = slot.fingerprint.load(std::memory_order_relaxed);
+  Slot* ways = array->sets[array->SetOfTag(tag)].ways;
+  int victim = -1;  // the first empty way, if any
+  for (int w = 0; w < kWays; ++w) {
+    const uint64_t seen = ways[w].fingerprint.load(std::memory_order_relaxed);
     if (seen == fp) return;
-    if (seen == 0) {
-      target = &slot;
-      break;
-    }
+    if (seen == 0 && victim < 0) victim = w;
   }
-  // A racing writer may overwrite this entry: it then costs a read again.
-  target->file.store(file_number, std::memory_order_relaxed);
-  target->fingerprint.store(fp, std::memory_order_release);
+  // Newest first: the others move down one way up to the first empty way
+  // or, in a full set, a victim picked by the fingerprint in the older
+  // half, which drops out. A strict oldest-out
+  // order would lose a whole overfull set to lookups that cycle through it;
+  // the older half still holds the older entries, which is what the
+  // per-rank hits are read for. A racing writer may overwrite or duplicate
+  // an entry: a lost one costs a read again, and a stored fingerprint is
+  // always one a read proved.
+  if (victim < 0) {
+    victim = kWays / 2 + static_cast<int>((fp >> 32) % (kWays / 2));
+  }
+  for (int w = victim; w > 0; --w) {
+    ways[w].tag.store(ways[w - 1].tag.load(std::memory_order_relaxed),
+                      std::memory_order_relaxed);
+    ways[w].fingerprint.store(
+        ways[w - 1].fingerprint.load(std::memory_order_relaxed),
+        std::memory_order_relaxed);
+  }
+  ways[0].tag.store(tag, std::memory_order_relaxed);
+  ways[0].fingerprint.store(fp, std::memory_order_release);
   Count(inserts_, key_hash);
 }
 
 size_t FalsePositiveMemo::RoundBytes(size_t bytes) {
   if (bytes < kSetBytes) return 0;
   size_t sets = 1;
-  while (sets <= bytes / kSetBytes / 2) sets *= 2;
+  while (sets <= bytes / kSetBytes / 2 && sets < (size_t{1} << kMaxSetBits)) {
+    sets *= 2;
+  }
   return sets * kSetBytes;
+}
+
+void FalsePositiveMemo::MoveEntries(const Array& from, Array* to) {
+  // Rank by rank over all sets, so that sets merging into one keep their
+  // newest entries first.
+  for (int rank = 0; rank < kWays; ++rank) {
+    for (size_t s = 0; s < from.count(); ++s) {
+      const Slot& slot = from.sets[s].ways[rank];
+      const uint64_t fp = slot.fingerprint.load(std::memory_order_relaxed);
+      if (fp == 0) continue;
+      const uint64_t tag = slot.tag.load(std::memory_order_relaxed);
+      for (Slot& dest : to->sets[to->SetOfTag(tag)].ways) {
+        if (dest.fingerprint.load(std::memory_order_relaxed) != 0) continue;
+        dest.tag.store(tag, std::memory_order_relaxed);
+        dest.fingerprint.store(fp, std::memory_order_relaxed);
+        break;
+      }
+    }
+  }
 }
 
 size_t FalsePositiveMemo::Resize(size_t bytes) {
   const size_t sets = RoundBytes(bytes) / kSetBytes;
-  Array* fresh = sets == 0 ? nullptr : new Array(sets);
+  Array* fresh = nullptr;
+  if (sets > 0) {
+    int bits = 0;
+    while ((size_t{1} << bits) < sets) ++bits;
+    fresh = new Array(bits);
+    EpochGuard guard(epoch_);
+    const Array* old = table_.load(std::memory_order_acquire);
+    // Inserts racing with the copy may be lost: they cost a read again.
+    if (old != nullptr) MoveEntries(*old, fresh);
+  }
   Array* old = table_.exchange(fresh, std::memory_order_acq_rel);
   bytes_.store(sets * kSetBytes, std::memory_order_relaxed);
   epoch_->RetireObject(old);
@@ -129,11 +178,15 @@ void FalsePositiveMemo::Forget(uint64_t file_number) {
   EpochGuard guard(epoch_);
   Array* array = table_.load(std::memory_order_acquire);
   if (array == nullptr) return;
-  for (size_t s = 0; s <= array->mask; ++s) {
+  for (size_t s = 0; s < array->count(); ++s) {
     for (Slot& slot : array->sets[s].ways) {
-      if (slot.file.load(std::memory_order_relaxed) != file_number) continue;
+      if (!SameFile(slot.tag.load(std::memory_order_relaxed), file_number)) {
+        continue;
+      }
       // Only the entry seen is cleared: one written meanwhile for another
-      // file stays (a lost one would only cost a read).
+      // file stays (a lost one would only cost a read). An entry of the
+      // file that moves past meanwhile stays too: file numbers are never
+      // reused, so it can never match again.
       uint64_t fp = slot.fingerprint.load(std::memory_order_relaxed);
       slot.fingerprint.compare_exchange_strong(fp, 0,
                                                std::memory_order_relaxed);
@@ -146,16 +199,22 @@ size_t FalsePositiveMemo::CountEntries(uint64_t file_number) {
   const Array* array = table_.load(std::memory_order_acquire);
   if (array == nullptr) return 0;
   size_t count = 0;
-  for (size_t s = 0; s <= array->mask; ++s) {
+  for (size_t s = 0; s < array->count(); ++s) {
     for (const Slot& slot : array->sets[s].ways) {
       if (slot.fingerprint.load(std::memory_order_relaxed) != 0 &&
           (file_number == 0 ||
-           slot.file.load(std::memory_order_relaxed) == file_number)) {
+           SameFile(slot.tag.load(std::memory_order_relaxed), file_number))) {
         ++count;
       }
     }
   }
   return count;
+}
+
+uint64_t FalsePositiveMemo::hits() const {
+  uint64_t total = 0;
+  for (int rank = 0; rank < kWays; ++rank) total += hits_at(rank);
+  return total;
 }
 
 uint64_t FalsePositiveMemo::Sum(const Stripe* stripes) {

@@ -12,12 +12,23 @@
 // present one is no likelier to match it here). A present key is screened
 // out only if its fingerprint equals one of the kWays in its set: at most
 // kWays * 2^-64 per table probe, see docs/elasticbf.md for the argument.
+// Each slot also keeps the top bits of its set hash (beside the file
+// number), so that a resize can move entries to the sets of the new size.
+//
+// Within a set the ways are in insertion order: a new entry takes way 0 and
+// the others move down one, the oldest dropping out. Hits are counted per
+// way (rank), so the hits of the oldest ways tell what the last bytes of
+// the memo are worth: what a smaller memo would lose, and whether a larger
+// one would gain (MemoSizer, elastic/memo_sizer.h, weighs this against the
+// filter units).
 //
 //   Get thread:  Contains() (relaxed loads, inside the layer's epoch);
-//                Insert() after a read proved the key absent (one CAS or
-//                store; an entry lost to a race only costs a read again).
-//   Background:  Resize() publishes a new, empty array and retires the old
-//                one to the epoch; Forget() clears a deleted file's slots.
+//                Insert() after a read proved the key absent (a few relaxed
+//                stores; an entry lost to a race only costs a read again).
+//   Background:  Resize() publishes an array of the new size holding the
+//                entries that fit (the newest of each set) and retires the
+//                old one to the epoch; Forget() clears a deleted file's
+//                slots.
 //
 // Hits and inserts are counted in striped counters (one cache line each,
 // picked by the key hash), so concurrent Gets rarely share a line.
@@ -39,6 +50,8 @@ class FalsePositiveMemo {
   static constexpr int kWays = 4;
   // Bytes of one set: kWays slots of a fingerprint and a file number.
   static constexpr size_t kSetBytes = kWays * 2 * sizeof(uint64_t);
+  // Most sets an array has (a slot keeps this many bits of its set hash).
+  static constexpr int kMaxSetBits = 24;
 
   // Readers enter `epoch` (it must outlive the memo); retired arrays are
   // freed through it. fingerprint_bits in [1, 64]: fewer than 64 only in
@@ -60,8 +73,9 @@ class FalsePositiveMemo {
   // Get path: records that table file_number holds no entry of user_key.
   void Insert(uint64_t file_number, uint64_t key_hash, const Slice& user_key);
 
-  // Background: replaces the array by an empty one of about `bytes` bytes
-  // (rounded down to a power of two of sets; 0: none). Returns the bytes
+  // Background: replaces the array by one of about `bytes` bytes (rounded
+  // down to a power of two of sets, at most 2^kMaxSetBits; 0: none) holding
+  // the entries that fit, the newest of each set first. Returns the bytes
   // now used. Callers serialize it.
   size_t Resize(size_t bytes);
   // What Resize(bytes) would use.
@@ -75,8 +89,10 @@ class FalsePositiveMemo {
 
   // Bytes of the published array.
   size_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
-  // Counters since the memo was made.
-  uint64_t hits() const { return Sum(hits_); }
+  // Counters since the memo was made: hits in all, hits of the entries at
+  // `rank` (0: newest) of their set, inserts.
+  uint64_t hits() const;
+  uint64_t hits_at(int rank) const { return Sum(hits_[rank]); }
   uint64_t inserts() const { return Sum(inserts_); }
 
  private:
@@ -86,21 +102,33 @@ class FalsePositiveMemo {
   };
   struct Slot {
     std::atomic<uint64_t> fingerprint{0};  // 0: empty
-    std::atomic<uint64_t> file{0};         // for Forget only
+    // Low kFileBits: the file number's (for Forget); above: the top bits of
+    // the set hash (for Resize). Never decides a match.
+    std::atomic<uint64_t> tag{0};
   };
+  static constexpr int kFileBits = 64 - kMaxSetBits;
   struct alignas(64) Set {
     Slot ways[kWays];
   };
   struct Array {
-    explicit Array(size_t count) : sets(new Set[count]), mask(count - 1) {}
+    explicit Array(int set_bits)
+        : sets(new Set[size_t{1} << set_bits]), bits(set_bits) {}
+    size_t count() const { return size_t{1} << bits; }
+    // The set of a pair whose tag is `tag`.
+    size_t SetOfTag(uint64_t tag) const {
+      return bits == 0 ? 0 : (tag >> kFileBits) >> (kMaxSetBits - bits);
+    }
     std::unique_ptr<Set[]> sets;
-    const uint64_t mask;  // sets - 1 (a power of two)
+    const int bits;  // log2 of the sets
   };
 
   // The fingerprint of (file_number, user_key), never 0.
   uint64_t Fingerprint(uint64_t file_number, const Slice& user_key) const;
-  static size_t SetOf(const Array& array, uint64_t file_number,
-                      uint64_t key_hash);
+  // The slot tag of a pair: its set hash's top bits and its file number.
+  static uint64_t TagOf(uint64_t file_number, uint64_t key_hash);
+  static bool SameFile(uint64_t tag, uint64_t file_number);
+  // Copies the entries of `from` into the empty `to`, rank by rank.
+  static void MoveEntries(const Array& from, Array* to);
   static void Count(Stripe* stripes, uint64_t key_hash) {
     stripes[key_hash % kStripes].count.fetch_add(1, std::memory_order_relaxed);
   }
@@ -110,7 +138,7 @@ class FalsePositiveMemo {
   const uint64_t fingerprint_mask_;
   std::atomic<Array*> table_{nullptr};
   std::atomic<size_t> bytes_{0};
-  Stripe hits_[kStripes];
+  Stripe hits_[kWays][kStripes];
   Stripe inserts_[kStripes];
 };
 

@@ -71,6 +71,8 @@ void AppendScalars(const MQSchedule::Stats& st,
   text->Counter("fp_memo_bytes", st.memo_bytes);
   text->Counter("fp_memo_hits", st.memo_hits);
   text->Counter("fp_memo_inserts", st.memo_inserts);
+  text->Counter("fp_memo_grows", st.memo_grows);
+  text->Counter("fp_memo_shrinks", st.memo_shrinks);
   text->Counter("keys_live", st.budget_keys);
   text->Counter("segments_attached", st.mq.attached_segments);
   text->Counter("segments_closed", st.mq.detached_segments);
@@ -156,6 +158,10 @@ UnitManager::Stats UnitManager::GetStats(DbHandle db) const {
     st.memo_bytes += layer->memo()->bytes();
     st.memo_hits += layer->memo()->hits();
     st.memo_inserts += layer->memo()->inserts();
+    if (member.sizer != nullptr) {
+      st.memo_grows += member.sizer->grows();
+      st.memo_shrinks += member.sizer->shrinks();
+    }
   }
   st.unit_loads = stats_->unit_loads.load(std::memory_order_relaxed);
   st.unit_load_bytes = stats_->unit_load_bytes.load(std::memory_order_relaxed);

@@ -327,6 +327,36 @@ double MultiQueue::LoadGain(const Segment& s) const {
          (r[s.units] - r[s.units + 1]);
 }
 
+double MultiQueue::AgedGets(uint64_t now) const {
+  if (aging_lifetimes_ == 0)
+    return static_cast<double>(std::max<uint64_t>(now, 1));
+  const uint64_t life = lifetime();
+  const double period =
+      static_cast<double>(aging_lifetimes_) * static_cast<double>(life);
+  const double current =
+      now > epoch_start_ ? static_cast<double>(now - epoch_start_) : 0.0;
+  // The epochs before: period * (1/2 + 1/4 + ...), as many as have passed.
+  const double before =
+      period * (1.0 - std::ldexp(1.0, -static_cast<int>(
+                                          std::min<uint64_t>(epoch_, 64))));
+  return std::max(current + before, 1.0);
+}
+
+double MultiQueue::CheapestUnitValue(uint64_t now) {
+  AdvanceClock(now);
+  double cheapest = -1;
+  for (int k = 1; k <= n_; ++k) {
+    const Link* head = &queues_[k];
+    if (head->next == head) continue;
+    Segment* v = static_cast<Segment*>(head->next);
+    if (v->unit_bytes == 0) continue;
+    Age(v);
+    const double value = VictimLoss({v}) / static_cast<double>(v->unit_bytes);
+    if (cheapest < 0 || value < cheapest) cheapest = value;
+  }
+  return cheapest < 0 ? 0.0 : cheapest / AgedGets(now);
+}
+
 MultiQueue::Plan MultiQueue::PlanAccess(SegmentId id, uint64_t now) {
   Plan plan;
   Segment* s = Find(id);

@@ -179,6 +179,13 @@ class MultiQueue {
   // highest queues) until it fits, and returns them.
   std::vector<Victim> SetBudget(uint64_t budget_bytes, uint64_t now);
 
+  // What the cheapest unit to give up is worth, on the scale the
+  // false-positive memo is weighed on (elastic/memo_sizer.h): the reads per
+  // Get it saves, per byte, among the units eviction takes first (the LRU
+  // end of each queue; their counts are aged first). 0 if no unit is
+  // loaded.
+  double CheapestUnitValue(uint64_t now);
+
   // Units loaded by an attached segment; -1 if unknown or detached.
   int UnitsLoaded(SegmentId id) const;
 
@@ -248,6 +255,10 @@ class MultiQueue {
   // f_s * (r(k) - r(k + 1)).
   double LoadGain(const Segment& s) const;
   uint64_t FreeBytes() const;
+  // The Gets a segment's aged counts span at `now` (each count weighed by
+  // the halvings since): with aging, the current epoch plus half the one
+  // before and so on; without it, every Get so far.
+  double AgedGets(uint64_t now) const;
 
   bool IsAttached(SegmentId id) const;
   bool IsExpired(SegmentId id, uint64_t now) const;

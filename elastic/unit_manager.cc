@@ -33,6 +33,10 @@ constexpr size_t kRegistrationsPerPass = 4;
 // make f noisy (docs/evaluation.md).
 constexpr uint64_t kAgingLifetimes = 16;
 
+// A memo starts at its request and never goes below the smallest size,
+// which keeps measuring whether more would pay.
+constexpr size_t kMemoSmallestBytes = 4 << 10;
+
 int MaxUnits(const ElasticFilterOptions& options) {
   return std::clamp(options.units_per_segment, 1, kMaxElasticUnits);
 }
@@ -132,6 +136,12 @@ Status UnitManager::Join(UnitClient* client, DbHandle* db) {
   Member& member = members_[*db];
   member.client = client;
   member.memo_request = client->memo_request();
+  MemoSizer::Options sizing;
+  sizing.min_bytes = kMemoSmallestBytes;
+  sizing.max_bytes = member.memo_request;
+  sizing.window_gets = options_.memo_window_gets;
+  member.sizer = std::make_unique<MemoSizer>(sizing);
+  member.memo_target = member.sizer->InitialBytes();
   UpdateBudgetLocked();  // sizes the new member's memo
   return Status::OK();
 }
@@ -284,6 +294,7 @@ size_t UnitManager::ProcessRecords(DbHandle db) {
       }
     }
     records_ += processed;
+    WeighMemoLocked(&member->second);
     PlanTopUpsLocked(&loads);
     loads_outstanding_ += static_cast<int>(loads.size());
   }
@@ -378,76 +389,6 @@ void UnitManager::DropVictimsLocked(
     installed_bytes_ -=
         table->groups->DropUnits(SegmentIndexOf(v.id), v.unit, epoch);
   }
-}
-
-uint64_t UnitManager::BudgetKeysLocked() const {
-  uint64_t keys = 0;
-  for (const auto& [db, member] : members_) keys += member.budget_keys;
-  return keys;
-}
-
-UnitManager::Budget UnitManager::ComputeBudgetLocked(
-    uint64_t extra_keys) const {
-  Budget budget;
-  budget.total = options_.elastic.memory_budget_bytes;
-  if (budget.total == 0) {
-    const double keys = static_cast<double>(BudgetKeysLocked() + extra_keys);
-    const double bytes = options_.elastic.memory_bits_per_key * keys / 8;
-    // Converting a double at or past 2^64 is undefined: such a budget
-    // saturates (in effect unlimited).
-    constexpr double kTwoTo64 = 18446744073709551616.0;
-    if (bytes >= kTwoTo64) {
-      budget.total = ~uint64_t{0};
-    } else {
-      budget.total = bytes > 0 ? static_cast<uint64_t>(bytes) : 0;
-    }
-    // A budget per key always has room for the tables' locators: a small
-    // table's locator can outweigh its keys' share, and a table registered
-    // before the others at open would otherwise meet a budget of a few
-    // bytes and stay without filters.
-    if (bytes > 0) budget.total = std::max(budget.total, locator_bytes_);
-  }
-  // Locators come first: without one a table's units cannot be used. The
-  // memos, sized within what the locators leave, come next.
-  const uint64_t after_locators =
-      budget.total > locator_bytes_ ? budget.total - locator_bytes_ : 0;
-  budget.memos = MemoBytesLocked();
-  budget.units =
-      after_locators > budget.memos ? after_locators - budget.memos : 0;
-  return budget;
-}
-
-uint64_t UnitManager::MemoBytesLocked() const {
-  uint64_t bytes = 0;
-  for (const auto& [db, member] : members_) {
-    bytes += member.client->layer()->memo()->bytes();
-  }
-  return bytes;
-}
-
-void UnitManager::SizeMemosLocked(uint64_t total) {
-  uint64_t room = total > locator_bytes_ ? total - locator_bytes_ : 0;
-  for (auto& [db, member] : members_) {
-    FalsePositiveMemo* memo = member.client->layer()->memo();
-    const size_t wanted = FalsePositiveMemo::RoundBytes(
-        static_cast<size_t>(std::min<uint64_t>(member.memo_request, room)));
-    if (wanted != memo->bytes()) memo->Resize(wanted);
-    room -= memo->bytes();
-  }
-}
-
-void UnitManager::UpdateBudgetLocked() {
-  SizeMemosLocked(ComputeBudgetLocked(0).total);
-  const Budget budget = ComputeBudgetLocked(0);
-  budget_bytes_ = budget.total;
-  if (budget.units == mq_.budget_bytes()) return;
-  if (budget.units > mq_.budget_bytes()) topup_pending_ = true;
-  // Expiry is judged at the latest clock of the databases.
-  uint64_t now = 0;
-  for (const auto& [db, member] : members_) {
-    now = std::max(now, member.client->layer()->Now());
-  }
-  DropVictimsLocked(mq_.SetBudget(budget.units, now));
 }
 
 void UnitManager::DetachLocked(DbHandle db, uint64_t file_number) {

@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "elastic/filter_layer.h"
+#include "elastic/memo_sizer.h"
 #include "elastic/multi_queue.h"
 #include "leveldb/elastic_filter.h"
 #include "leveldb/status.h"
@@ -80,6 +81,8 @@ struct UnitManagerOptions {
   bool background_thread = true;
   // Lower bound of the automatic lifetime (ElasticFilterOptions::lifetime 0).
   uint64_t min_auto_lifetime = 64;
+  // Gets between two decisions on a memo's size (MemoSizer).
+  uint64_t memo_window_gets = uint64_t{1} << 16;
   // Several databases may join (a shared budget): segments are keyed by
   // (database, file) and the members share the manager's clock. Tables
   // keep the unit count they were written with (up to the most a group may
@@ -107,8 +110,9 @@ class UnitClient {
   // lack of room try again. Called on the background thread (or by tests
   // waiting for quiet), without the manager's mutex.
   virtual void RetryRefused() {}
-  // Bytes the database asks for its false-positive memo (its layer's);
-  // the manager grants at most what the locators leave of the budget.
+  // The most bytes the database's false-positive memo (its layer's) may
+  // take; the manager sizes it within that (MemoSizer), and grants memos
+  // together at most half of what the locators leave of the budget.
   virtual size_t memo_request() { return 0; }
 };
 
@@ -132,6 +136,8 @@ class UnitManager {
     uint64_t memo_bytes = 0;
     uint64_t memo_hits = 0;
     uint64_t memo_inserts = 0;
+    uint64_t memo_grows = 0;  // MemoSizer decisions, all members
+    uint64_t memo_shrinks = 0;
     // Keys the budget is computed over (see NewTable::budget_keys).
     uint64_t budget_keys = 0;
     uint64_t records = 0;     // access records processed
@@ -258,6 +264,8 @@ class UnitManager {
     // Shared: another member freed memory since the last RetryRefused.
     bool retry_refused = false;
     size_t memo_request = 0;  // UnitClient::memo_request at Join
+    size_t memo_target = 0;   // the size its sizer wants
+    std::unique_ptr<MemoSizer> sizer;
   };
   // A table attached with filter groups.
   struct Table {
@@ -338,6 +346,8 @@ class UnitManager {
   // than sitting idle, and compaction outputs inherit the target.
   void DropVictimsLocked(const std::vector<MultiQueue::Victim>& victims)
       EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // unit_budget.cc: the budget and the memos' share of it.
   // The budget for the databases' keys plus `extra_keys`: the one place
   // it is computed.
   Budget ComputeBudgetLocked(uint64_t extra_keys) const
@@ -345,13 +355,18 @@ class UnitManager {
   // Applies ComputeBudgetLocked(0): records it and hands the units' part to
   // the MultiQueue, which evicts down to it.
   void UpdateBudgetLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Sizes each member's memo to its request, within what the locators
-  // leave of `total` (members in handle order); an unchanged size keeps the
-  // memo's entries.
+  // Sizes each member's memo to its target, the memos together within
+  // half of what the locators leave of `total` (members in handle order);
+  // an unchanged size keeps the memo's entries.
   void SizeMemosLocked(uint64_t total) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Weighs a member's memo against the units once a window of Gets has
+  // passed, and applies a new size to the budget.
+  void WeighMemoLocked(Member* member) EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Bytes of the members' memos.
   uint64_t MemoBytesLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
   uint64_t BudgetKeysLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // unit_manager.cc again: top-ups.
   // When top-ups are pending: reserves units for segments below their
   // target, from free memory only, hottest first, one unit per segment per
   // round; appends the loads.

@@ -101,6 +101,78 @@ TEST(FalsePositiveMemoTest, TinyFingerprintsCollideWideOnesDoNot) {
   EXPECT_EQ(0, wide_false);
 }
 
+// The rank (0: newest) at which `key` of `file` is hit, or -1 if absent.
+int RankOf(FalsePositiveMemo* memo, uint64_t file, const std::string& key) {
+  uint64_t before[FalsePositiveMemo::kWays];
+  for (int r = 0; r < FalsePositiveMemo::kWays; ++r) {
+    before[r] = memo->hits_at(r);
+  }
+  if (!MemoHas(memo, file, key)) return -1;
+  for (int r = 0; r < FalsePositiveMemo::kWays; ++r) {
+    if (memo->hits_at(r) != before[r]) return r;
+  }
+  return -2;  // a hit counted at no rank
+}
+
+TEST(FalsePositiveMemoTest, HitsAreCountedByTheEntrysAgeInItsSet) {
+  EpochDomain epoch;
+  FalsePositiveMemo memo(&epoch);
+  memo.Resize(FalsePositiveMemo::kSetBytes);  // one set: every key shares it
+  for (int i = 0; i < FalsePositiveMemo::kWays; ++i) {
+    MemoAdd(&memo, 9, AbsentKey(i));
+  }
+  for (int i = 0; i < FalsePositiveMemo::kWays; ++i) {
+    EXPECT_EQ(FalsePositiveMemo::kWays - 1 - i, RankOf(&memo, 9, AbsentKey(i)))
+        << i;
+  }
+  EXPECT_EQ(static_cast<uint64_t>(FalsePositiveMemo::kWays), memo.hits());
+  // A full set: the newest entries keep the younger half; one of the older
+  // half drops out.
+  MemoAdd(&memo, 9, AbsentKey(100));
+  EXPECT_EQ(0, RankOf(&memo, 9, AbsentKey(100)));
+  EXPECT_EQ(1, RankOf(&memo, 9, AbsentKey(3)));
+  EXPECT_EQ(2, RankOf(&memo, 9, AbsentKey(2)));
+  EXPECT_EQ(FalsePositiveMemo::kWays, static_cast<int>(memo.CountEntries()));
+  const int kept = (RankOf(&memo, 9, AbsentKey(0)) >= 0) +
+                   (RankOf(&memo, 9, AbsentKey(1)) >= 0);
+  EXPECT_EQ(1, kept);
+  // Inserting a pair already there changes nothing.
+  MemoAdd(&memo, 9, AbsentKey(3));
+  EXPECT_EQ(1, RankOf(&memo, 9, AbsentKey(3)));
+}
+
+TEST(FalsePositiveMemoTest, ResizingKeepsTheEntriesThatFit) {
+  EpochDomain epoch;
+  FalsePositiveMemo memo(&epoch);
+  memo.Resize(8 * FalsePositiveMemo::kSetBytes);
+  const int kKeys = 24;  // fewer than the slots: few sets overflow
+  for (int i = 0; i < kKeys; ++i) MemoAdd(&memo, 2, AbsentKey(i));
+  std::vector<int> rank(kKeys);
+  for (int i = 0; i < kKeys; ++i) rank[i] = RankOf(&memo, 2, AbsentKey(i));
+  const size_t held = memo.CountEntries();
+  // Doubling moves every entry to its set of the new size.
+  memo.Resize(16 * FalsePositiveMemo::kSetBytes);
+  EXPECT_EQ(held, memo.CountEntries());
+  for (int i = 0; i < kKeys; ++i) {
+    EXPECT_EQ(rank[i] >= 0, MemoHas(&memo, 2, AbsentKey(i))) << i;
+  }
+  // Quartering merges four sets into one: their newest entries come first,
+  // so every entry that was newest in its set (rank 0) stays.
+  memo.Resize(4 * FalsePositiveMemo::kSetBytes);
+  EXPECT_LE(memo.CountEntries(), 4u * FalsePositiveMemo::kWays);
+  EXPECT_LT(memo.CountEntries(), held);
+  for (int i = 0; i < kKeys; ++i) {
+    if (rank[i] == 0) {
+      EXPECT_TRUE(MemoHas(&memo, 2, AbsentKey(i))) << i;
+    }
+  }
+  // No pair that was never inserted matches after the moves.
+  for (int i = 0; i < 1000; ++i) ASSERT_FALSE(MemoHas(&memo, 2, PresentKey(i)));
+  memo.Resize(0);
+  memo.Resize(8 * FalsePositiveMemo::kSetBytes);
+  EXPECT_EQ(0u, memo.CountEntries());
+}
+
 TEST(FalsePositiveMemoTest, ForgetClearsOnlyThatFile) {
   EpochDomain epoch;
   FalsePositiveMemo memo(&epoch);

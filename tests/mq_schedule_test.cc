@@ -19,6 +19,7 @@
 #include "tests/elastic_test_helpers.h"
 #include "tests/elastic_test_peer.h"
 #include "tests/test_util.h"
+#include "util/hash64.h"
 #include "util/io_stats.h"
 #include "util/random.h"
 
@@ -843,6 +844,66 @@ TEST(UnitManagerTest, ServesOneDatabaseAtATime) {
   EXPECT_EQ(0u, installed);
   EXPECT_EQ(uint64_t{1} << 20, budget);
   manager.Leave(b);
+}
+
+// The memo's size is weighed against the units (MemoSizer): a memo that
+// earns nothing gives its bytes back down to the smallest size, and grows
+// again, keeping its entries, once its oldest entries earn more per byte.
+TEST_F(MQScheduleTest, MemoGivesWayToUnitsAndGrowsBackWhenItPays) {
+  MakeTables(1, 3000);
+  const uint32_t segments = tables_[0]->index.num_segments();
+  MQScheduleOptions o = Opts(1 << 20, /*lifetime=*/0, /*background=*/false);
+  o.elastic.false_positive_memo_bytes = 16384;
+  o.memo_window_gets = 100;
+  MQSchedule mqs(o);
+  ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/1).ok());
+  MQScheduleTestPeer::WaitIdle(&mqs);
+  FalsePositiveMemo* memo = mqs.layer()->memo();
+  ASSERT_EQ(16384u, memo->bytes());
+  auto check_budget = [&] {
+    const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(&mqs);
+    EXPECT_LE(st.installed_bytes + st.locator_bytes + st.memo_bytes,
+              st.budget_bytes);
+    EXPECT_EQ(st.budget_bytes - st.locator_bytes - st.memo_bytes,
+              st.mq.budget_bytes);
+  };
+  check_budget();
+
+  // Absent probes make the units worth something; the memo is never hit.
+  uint64_t now = 0;
+  for (int window = 0; window < 3; ++window) {
+    for (int i = 0; i < 100; ++i) {
+      MQScheduleTestPeer::SetClock(&mqs, ++now);
+      mqs.layer()->RecordAccess(Seg(0, i % segments), /*absent=*/true);
+    }
+    MQScheduleTestPeer::WaitIdle(&mqs);
+  }
+  EXPECT_EQ(4096u, memo->bytes());  // halved twice, then the smallest
+  MQSchedule::Stats st = MQScheduleTestPeer::GetStats(&mqs);
+  EXPECT_EQ(2u, st.memo_shrinks);
+  EXPECT_EQ(0u, st.memo_grows);
+  check_budget();
+
+  // Now every slot is looked up again and again: its oldest quarter earns
+  // far more per byte than the units.
+  std::vector<std::string> keys;
+  for (int i = 0; i < 1000; ++i) keys.push_back(test::AbsentKey(i));
+  auto hash = [](const std::string& key) {
+    return KeyHash64(key.data(), key.size());
+  };
+  for (const std::string& key : keys) memo->Insert(7, hash(key), key);
+  const size_t held = memo->CountEntries();
+  for (int round = 0; round < 20; ++round) {
+    for (const std::string& key : keys) memo->Contains(7, hash(key), key);
+  }
+  now += 100;
+  MQScheduleTestPeer::SetClock(&mqs, now);
+  MQScheduleTestPeer::WaitIdle(&mqs);
+  EXPECT_EQ(8192u, memo->bytes());
+  EXPECT_EQ(held, memo->CountEntries());  // the entries moved along
+  st = MQScheduleTestPeer::GetStats(&mqs);
+  EXPECT_EQ(1u, st.memo_grows);
+  check_budget();
 }
 
 }  // namespace

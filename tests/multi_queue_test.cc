@@ -340,6 +340,26 @@ TEST_F(EquallyHotTest, SplitsOneUnitApartStayPut) {
 
 // Segments of Bloom and Ribbon tables in one queue: each segment's r(k)
 // uses its own unit FPR.
+// The scale the false-positive memo is weighed on: reads per Get per byte.
+TEST(MultiQueueTest, CheapestUnitValueIsTheLeastLossPerGetPerByte) {
+  MultiQueue empty(SmallOptions(1000));
+  EXPECT_EQ(0.0, empty.CheapestUnitValue(100));
+
+  MultiQueue mq(SmallOptions(1000));
+  AttachWithUnits(&mq, Seg(1, 0), 2, Hot(40, 1));  // loses 40 * (1/2 - 1/4)
+  AttachWithUnits(&mq, Seg(1, 1), 1, Hot(10, 1));  // loses 10 * (1 - 1/2)
+  AttachWithUnits(&mq, Seg(1, 2), 0, Hot(90, 1));  // no unit to give
+  // Without aging the counts span every Get so far.
+  EXPECT_DOUBLE_EQ(5.0 / kUnit / 1000, mq.CheapestUnitValue(1000));
+
+  // Halved every 2 lifetimes (20 Gets): at 50, the counts are halved twice
+  // and span 10 + 20 * (1/2 + 1/4) Gets.
+  MultiQueue aging(AgingOptions(1000, 2));
+  AttachWithUnits(&aging, Seg(2, 0), 1, Hot(40, 0));
+  EXPECT_DOUBLE_EQ(10 * 0.5 / kUnit / 25, aging.CheapestUnitValue(50));
+  ExpectConsistent(aging);
+}
+
 TEST(MultiQueueTest, RateClassesGiveEachSegmentItsOwnUnitFpr) {
   MultiQueue mq(SmallOptions(0));
   EXPECT_EQ(0, mq.RateClass(0.5));  // Options::unit_fpr

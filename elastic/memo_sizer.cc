@@ -1,0 +1,62 @@
+#include "elastic/memo_sizer.h"
+
+#include <algorithm>
+
+namespace leveldb {
+
+MemoSizer::MemoSizer(const Options& options) : options_(options) {}
+
+size_t MemoSizer::Clamp(size_t bytes) const {
+  const size_t low = FalsePositiveMemo::RoundBytes(options_.min_bytes);
+  const size_t high = FalsePositiveMemo::RoundBytes(options_.max_bytes);
+  return std::min(std::max(FalsePositiveMemo::RoundBytes(bytes), low), high);
+}
+
+size_t MemoSizer::InitialBytes() const { return Clamp(options_.max_bytes); }
+
+bool MemoSizer::Starts(const Sample& sample) const {
+  return !started_ || sample.bytes != last_.bytes || sample.now < last_.now;
+}
+
+bool MemoSizer::Due(const Sample& sample) const {
+  return !Starts(sample) && sample.bytes > 0 &&
+         sample.now - last_.now >= options_.window_gets;
+}
+
+size_t MemoSizer::Next(const Sample& sample, double unit_value) {
+  if (Starts(sample)) {
+    // A new window starts with the memo's current size (the budget may have
+    // granted less than asked).
+    started_ = true;
+    last_ = sample;
+    return sample.bytes;
+  }
+  if (!Due(sample)) return sample.bytes;
+  const uint64_t gets = sample.now - last_.now;
+  uint64_t hits[kRanks];
+  for (int r = 0; r < kRanks; ++r) {
+    hits[r] = sample.hits_at[r] - last_.hits_at[r];
+  }
+  last_ = sample;
+  // Reads per Get per byte: the oldest quarter of the ways holds a quarter
+  // of the bytes, the older half half of them.
+  const double bytes = static_cast<double>(sample.bytes);
+  const double per_get = 1.0 / static_cast<double>(gets);
+  const uint64_t oldest = hits[kRanks - 1];
+  uint64_t older_half = 0;
+  for (int r = kRanks / 2; r < kRanks; ++r) older_half += hits[r];
+  const double last_quarter_value = oldest * per_get / (bytes / kRanks);
+  const double older_half_value = older_half * per_get / (bytes / 2);
+  size_t wanted = sample.bytes;
+  if (oldest >= options_.min_hits &&
+      last_quarter_value > unit_value * options_.margin) {
+    wanted = Clamp(sample.bytes * 2);
+  } else if (older_half_value * options_.margin < unit_value) {
+    wanted = Clamp(sample.bytes / 2);
+  }
+  if (wanted > sample.bytes) ++grows_;
+  if (wanted < sample.bytes) ++shrinks_;
+  return wanted;
+}
+
+}  // namespace leveldb

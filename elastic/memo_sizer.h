@@ -1,0 +1,84 @@
+// MemoSizer: how large a database's false-positive memo should be, weighed
+// against the filter units on one scale: the reads per Get a byte saves.
+//
+// The memo's side is measured: its hits per Get over a window of Gets, per
+// rank of the entries hit (FalsePositiveMemo keeps each set's entries in
+// insertion order). The oldest quarter of the ways is what the memo's last
+// quarter of bytes earns; the older half, what halving it would lose. The
+// units' side is the MultiQueue's model: the reads per Get the cheapest unit
+// to give up saves, per byte (MultiQueue::CheapestUnitValue).
+//
+// At the end of each window the size doubles when its last quarter earns
+// more per byte than units by the margin, halves when its older half earns
+// less than units by the margin, and stays otherwise; always within
+// [min_bytes, max_bytes]. The margin keeps it from swinging on noise, and
+// the smallest size keeps measuring, so a memo that stopped paying is
+// tried again if the lookups change. A step needs a few hits to grow on.
+//
+// Pure decisions: no I/O, no threads, not thread-safe (the UnitManager
+// calls it under its mutex).
+#ifndef STORAGE_LEVELDB_ELASTIC_MEMO_SIZER_H_
+#define STORAGE_LEVELDB_ELASTIC_MEMO_SIZER_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "elastic/false_positive_memo.h"
+
+namespace leveldb {
+
+class MemoSizer {
+ public:
+  static constexpr int kRanks = FalsePositiveMemo::kWays;
+
+  struct Options {
+    size_t min_bytes = 0;  // the smallest size (rounded as the memo rounds)
+    size_t max_bytes = 0;  // the largest; 0: no memo
+    uint64_t window_gets = uint64_t{1} << 16;
+    double margin = 1.5;    // > 1
+    uint64_t min_hits = 8;  // hits of the oldest quarter needed to grow
+  };
+
+  // What the memo shows at a moment: the clock (Gets), its bytes and its
+  // hit counters per rank since it was made.
+  struct Sample {
+    uint64_t now = 0;
+    size_t bytes = 0;
+    uint64_t hits_at[kRanks] = {};
+  };
+
+  explicit MemoSizer(const Options& options);
+
+  // The size to start with: the largest allowed (what was asked for, until
+  // measurements say otherwise).
+  size_t InitialBytes() const;
+
+  // Whether Next(sample, ...) decides (a window has passed), so that the
+  // caller computes the units' value only then.
+  bool Due(const Sample& sample) const;
+
+  // The size the memo should have after `sample`, given what the cheapest
+  // unit saves per Get per byte. Returns sample.bytes until a window of
+  // Gets has passed since the last decision.
+  size_t Next(const Sample& sample, double unit_value);
+
+  // Decisions that changed the size.
+  uint64_t grows() const { return grows_; }
+  uint64_t shrinks() const { return shrinks_; }
+
+ private:
+  size_t Clamp(size_t bytes) const;
+  // Whether `sample` begins a new window (first sample, the size changed,
+  // or the clock went back).
+  bool Starts(const Sample& sample) const;
+
+  const Options options_;
+  bool started_ = false;
+  Sample last_;  // the sample the current window began with
+  uint64_t grows_ = 0;
+  uint64_t shrinks_ = 0;
+};
+
+}  // namespace leveldb
+
+#endif  // STORAGE_LEVELDB_ELASTIC_MEMO_SIZER_H_

@@ -1,0 +1,100 @@
+// UnitManager's budget: the one place it is computed, and the share of it
+// the databases' false-positive memos take, weighed against the units.
+#include <algorithm>
+#include <cstdint>
+
+#include "elastic/false_positive_memo.h"
+#include "elastic/unit_manager.h"
+
+namespace leveldb {
+
+uint64_t UnitManager::BudgetKeysLocked() const {
+  uint64_t keys = 0;
+  for (const auto& [db, member] : members_) keys += member.budget_keys;
+  return keys;
+}
+
+UnitManager::Budget UnitManager::ComputeBudgetLocked(
+    uint64_t extra_keys) const {
+  Budget budget;
+  budget.total = options_.elastic.memory_budget_bytes;
+  if (budget.total == 0) {
+    const double keys = static_cast<double>(BudgetKeysLocked() + extra_keys);
+    const double bytes = options_.elastic.memory_bits_per_key * keys / 8;
+    // Converting a double at or past 2^64 is undefined: such a budget
+    // saturates (in effect unlimited).
+    constexpr double kTwoTo64 = 18446744073709551616.0;
+    if (bytes >= kTwoTo64) {
+      budget.total = ~uint64_t{0};
+    } else {
+      budget.total = bytes > 0 ? static_cast<uint64_t>(bytes) : 0;
+    }
+    // A budget per key always has room for the tables' locators: a small
+    // table's locator can outweigh its keys' share, and a table registered
+    // before the others at open would otherwise meet a budget of a few
+    // bytes and stay without filters.
+    if (bytes > 0) budget.total = std::max(budget.total, locator_bytes_);
+  }
+  // Locators come first: without one a table's units cannot be used. The
+  // memos, sized within what the locators leave, come next.
+  const uint64_t after_locators =
+      budget.total > locator_bytes_ ? budget.total - locator_bytes_ : 0;
+  budget.memos = MemoBytesLocked();
+  budget.units =
+      after_locators > budget.memos ? after_locators - budget.memos : 0;
+  return budget;
+}
+
+uint64_t UnitManager::MemoBytesLocked() const {
+  uint64_t bytes = 0;
+  for (const auto& [db, member] : members_) {
+    bytes += member.client->layer()->memo()->bytes();
+  }
+  return bytes;
+}
+
+void UnitManager::SizeMemosLocked(uint64_t total) {
+  // Units keep at least half: a memo only helps where units let keys by.
+  uint64_t room = total > locator_bytes_ ? (total - locator_bytes_) / 2 : 0;
+  for (auto& [db, member] : members_) {
+    FalsePositiveMemo* memo = member.client->layer()->memo();
+    const size_t wanted = FalsePositiveMemo::RoundBytes(
+        static_cast<size_t>(std::min<uint64_t>(member.memo_target, room)));
+    if (wanted != memo->bytes()) memo->Resize(wanted);
+    room -= memo->bytes();
+  }
+}
+
+void UnitManager::WeighMemoLocked(Member* member) {
+  if (member->memo_request == 0) return;
+  FilterLayer* layer = member->client->layer();
+  FalsePositiveMemo* memo = layer->memo();
+  MemoSizer::Sample sample;
+  sample.now = layer->Now();
+  sample.bytes = memo->bytes();
+  for (int r = 0; r < MemoSizer::kRanks; ++r) {
+    sample.hits_at[r] = memo->hits_at(r);
+  }
+  const double unit_value =
+      member->sizer->Due(sample) ? mq_.CheapestUnitValue(sample.now) : 0.0;
+  const size_t wanted = member->sizer->Next(sample, unit_value);
+  if (wanted == sample.bytes) return;
+  member->memo_target = wanted;
+  UpdateBudgetLocked();
+}
+
+void UnitManager::UpdateBudgetLocked() {
+  SizeMemosLocked(ComputeBudgetLocked(0).total);
+  const Budget budget = ComputeBudgetLocked(0);
+  budget_bytes_ = budget.total;
+  if (budget.units == mq_.budget_bytes()) return;
+  if (budget.units > mq_.budget_bytes()) topup_pending_ = true;
+  // Expiry is judged at the latest clock of the databases.
+  uint64_t now = 0;
+  for (const auto& [db, member] : members_) {
+    now = std::max(now, member.client->layer()->Now());
+  }
+  DropVictimsLocked(mq_.SetBudget(budget.units, now));
+}
+
+}  // namespace leveldb

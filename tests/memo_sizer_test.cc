@@ -1,0 +1,124 @@
+// MemoSizer: when a false-positive memo doubles, halves or stays.
+#include "elastic/memo_sizer.h"
+
+#include "gtest/gtest.h"
+
+namespace leveldb {
+namespace {
+
+constexpr size_t kSmallest = 4096;
+constexpr size_t kLargest = 65536;
+constexpr uint64_t kWindow = 1000;
+
+MemoSizer::Options Sizing() {
+  MemoSizer::Options o;
+  o.min_bytes = kSmallest;
+  o.max_bytes = kLargest;
+  o.window_gets = kWindow;
+  o.margin = 2.0;
+  o.min_hits = 8;
+  return o;
+}
+
+// A sample at `now` of a memo of `bytes` whose ranks were hit `hits` times
+// each since it was made.
+MemoSizer::Sample At(uint64_t now, size_t bytes, uint64_t newer_hits,
+                     uint64_t older_hits) {
+  MemoSizer::Sample s;
+  s.now = now;
+  s.bytes = bytes;
+  for (int r = 0; r < MemoSizer::kRanks; ++r) {
+    s.hits_at[r] = r < MemoSizer::kRanks / 2 ? newer_hits : older_hits;
+  }
+  return s;
+}
+
+// What the oldest quarter of `bytes` earns per Get per byte when its rank
+// was hit `hits` times in a window.
+double QuarterValue(uint64_t hits, size_t bytes) {
+  return static_cast<double>(hits) / kWindow /
+         (static_cast<double>(bytes) / MemoSizer::kRanks);
+}
+
+TEST(MemoSizerTest, StartsAtTheLargestSizeWithinBounds) {
+  EXPECT_EQ(kLargest, MemoSizer(Sizing()).InitialBytes());
+  MemoSizer::Options o = Sizing();
+  o.max_bytes = 0;
+  EXPECT_EQ(0u, MemoSizer(o).InitialBytes());
+  o.max_bytes = 5000;  // rounded down to a power of two of sets
+  EXPECT_EQ(4096u, MemoSizer(o).InitialBytes());
+}
+
+TEST(MemoSizerTest, DecidesOnlyAfterAWindowOfGets) {
+  MemoSizer sizer(Sizing());
+  const size_t bytes = 16384;
+  EXPECT_EQ(bytes, sizer.Next(At(100, bytes, 0, 0), 1.0));
+  EXPECT_FALSE(sizer.Due(At(100 + kWindow - 1, bytes, 0, 0)));
+  EXPECT_EQ(bytes, sizer.Next(At(100 + kWindow - 1, bytes, 0, 0), 1.0));
+  EXPECT_TRUE(sizer.Due(At(100 + kWindow, bytes, 0, 0)));
+  // No hits at all, units worth something: half the memo goes.
+  EXPECT_EQ(bytes / 2, sizer.Next(At(100 + kWindow, bytes, 0, 0), 1e-9));
+  EXPECT_EQ(1u, sizer.shrinks());
+}
+
+TEST(MemoSizerTest, GrowsWhenTheOldestQuarterEarnsMoreThanUnits) {
+  const size_t bytes = 16384;
+  const uint64_t hits = 100;
+  const double quarter = QuarterValue(hits, bytes);
+  MemoSizer sizer(Sizing());
+  sizer.Next(At(0, bytes, 0, 0), 0);
+  // Worth more than units, but not by the margin: it stays.
+  EXPECT_EQ(bytes, sizer.Next(At(kWindow, bytes, hits, hits), quarter / 1.5));
+  // By the margin: it doubles.
+  EXPECT_EQ(2 * bytes, sizer.Next(At(2 * kWindow, bytes, 2 * hits, 2 * hits),
+                                  quarter / 2.5));
+  EXPECT_EQ(1u, sizer.grows());
+  EXPECT_EQ(0u, sizer.shrinks());
+}
+
+TEST(MemoSizerTest, ShrinksWhenTheOlderHalfEarnsLessThanUnits) {
+  const size_t bytes = 16384;
+  const uint64_t hits = 100;
+  // The older half (two ranks, half the bytes) earns what one rank's
+  // quarter does.
+  const double half = QuarterValue(hits, bytes);
+  MemoSizer sizer(Sizing());
+  sizer.Next(At(0, bytes, 0, 0), 0);
+  EXPECT_EQ(bytes, sizer.Next(At(kWindow, bytes, 1000, hits), half * 1.5));
+  EXPECT_EQ(bytes / 2,
+            sizer.Next(At(2 * kWindow, bytes, 2000, 2 * hits), half * 2.5));
+  EXPECT_EQ(1u, sizer.shrinks());
+}
+
+TEST(MemoSizerTest, AFewHitsAreNoReasonToGrow) {
+  const size_t bytes = 16384;
+  MemoSizer sizer(Sizing());
+  sizer.Next(At(0, bytes, 0, 0), 0);
+  // Units are worth nothing (free memory) but 7 hits are too few.
+  EXPECT_EQ(bytes, sizer.Next(At(kWindow, bytes, 7, 7), 0.0));
+  EXPECT_EQ(2 * bytes, sizer.Next(At(2 * kWindow, bytes, 15, 15), 0.0));
+}
+
+TEST(MemoSizerTest, StaysWithinItsBounds) {
+  MemoSizer sizer(Sizing());
+  sizer.Next(At(0, kLargest, 0, 0), 0);
+  EXPECT_EQ(kLargest, sizer.Next(At(kWindow, kLargest, 1000, 1000), 0.0));
+  EXPECT_EQ(0u, sizer.grows());
+  sizer.Next(At(2 * kWindow, kSmallest, 0, 0), 0);  // a new window
+  EXPECT_EQ(kSmallest, sizer.Next(At(3 * kWindow, kSmallest, 0, 0), 1.0));
+  EXPECT_EQ(0u, sizer.shrinks());
+}
+
+TEST(MemoSizerTest, ANewSizeOrAClockGoingBackStartsANewWindow) {
+  MemoSizer sizer(Sizing());
+  sizer.Next(At(0, 16384, 0, 0), 0);
+  // The budget granted less than asked: the window starts over.
+  EXPECT_FALSE(sizer.Due(At(kWindow, 8192, 0, 0)));
+  EXPECT_EQ(8192u, sizer.Next(At(kWindow, 8192, 0, 0), 1.0));
+  EXPECT_FALSE(sizer.Due(At(kWindow + 10, 8192, 0, 0)));
+  EXPECT_EQ(8192u, sizer.Next(At(5, 8192, 0, 0), 1.0));  // clock restored
+  EXPECT_TRUE(sizer.Due(At(5 + kWindow, 8192, 0, 0)));
+}
+
+}  // namespace
+}  // namespace leveldb
