@@ -23,7 +23,7 @@ bool MemoSizer::Due(const Sample& sample) const {
          sample.now - last_.now >= options_.window_gets;
 }
 
-size_t MemoSizer::Next(const Sample& sample, double unit_value) {
+size_t MemoSizer::Next(const Sample& sample, const UnitValues& units) {
   if (Starts(sample)) {
     // A new window starts with the memo's current size (the budget may have
     // granted less than asked).
@@ -49,9 +49,9 @@ size_t MemoSizer::Next(const Sample& sample, double unit_value) {
   const double older_half_value = older_half * per_get / (bytes / 2);
   size_t wanted = sample.bytes;
   if (oldest >= options_.min_hits &&
-      last_quarter_value > unit_value * options_.margin) {
+      last_quarter_value > units.taken * options_.margin) {
     wanted = Clamp(sample.bytes * 2);
-  } else if (older_half_value * options_.margin < unit_value) {
+  } else if (older_half_value * options_.margin < units.given) {
     wanted = Clamp(sample.bytes / 2);
   }
   if (wanted > sample.bytes) ++grows_;

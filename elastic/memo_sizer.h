@@ -2,18 +2,20 @@
 // against the filter units on one scale: the reads per Get a byte saves.
 //
 // The memo's side is measured: its hits per Get over a window of Gets, per
-// rank of the entries hit (FalsePositiveMemo keeps each set's entries in
-// insertion order). The oldest quarter of the ways is what the memo's last
-// quarter of bytes earns; the older half, what halving it would lose. The
-// units' side is the MultiQueue's model: the reads per Get the cheapest unit
-// to give up saves, per byte (MultiQueue::CheapestUnitValue).
+// rank of the entries hit (FalsePositiveMemo keeps each set's entries from
+// newest to oldest). The oldest quarter of the ways is what the memo's last
+// quarter of bytes earns, taken as what as many more bytes would earn; the
+// older half, what halving it would lose. The units' side is the
+// MultiQueue's model (MultiQueue::UnitValue): what the cheapest units
+// worth the bytes a doubling takes save, and what the best units not
+// loaded would save with the bytes a halving gives.
 //
-// At the end of each window the size doubles when its last quarter earns
-// more per byte than units by the margin, halves when its older half earns
-// less than units by the margin, and stays otherwise; always within
-// [min_bytes, max_bytes]. The margin keeps it from swinging on noise, and
-// the smallest size keeps measuring, so a memo that stopped paying is
-// tried again if the lookups change. A step needs a few hits to grow on.
+// At the end of each window the size doubles when the memo's side wins by
+// the margin, halves when the units' side does, and stays otherwise;
+// always within [min_bytes, max_bytes]. The margin keeps it from swinging
+// on noise, and the smallest size keeps measuring, so a memo that stopped
+// paying is tried again if the lookups change. A step needs a few hits to
+// grow on.
 //
 // Pure decisions: no I/O, no threads, not thread-safe (the UnitManager
 // calls it under its mutex).
@@ -53,14 +55,25 @@ class MemoSizer {
   // measurements say otherwise).
   size_t InitialBytes() const;
 
+  // New bounds (they follow the budget); the next decision keeps to them.
+  void SetBounds(size_t min_bytes, size_t max_bytes) {
+    options_.min_bytes = min_bytes;
+    options_.max_bytes = max_bytes;
+  }
+
+  // What unit memory is worth, in reads saved per Get per byte.
+  struct UnitValues {
+    double taken = 0;  // of the cheapest units worth sample.bytes
+    double given = 0;  // of the best units not loaded worth sample.bytes / 2
+  };
+
   // Whether Next(sample, ...) decides (a window has passed), so that the
-  // caller computes the units' value only then.
+  // caller computes the units' values only then.
   bool Due(const Sample& sample) const;
 
-  // The size the memo should have after `sample`, given what the cheapest
-  // unit saves per Get per byte. Returns sample.bytes until a window of
-  // Gets has passed since the last decision.
-  size_t Next(const Sample& sample, double unit_value);
+  // The size the memo should have after `sample`. Returns sample.bytes
+  // until a window of Gets has passed since the last decision.
+  size_t Next(const Sample& sample, const UnitValues& units);
 
   // Decisions that changed the size.
   uint64_t grows() const { return grows_; }
@@ -72,7 +85,7 @@ class MemoSizer {
   // or the clock went back).
   bool Starts(const Sample& sample) const;
 
-  const Options options_;
+  Options options_;
   bool started_ = false;
   Sample last_;  // the sample the current window began with
   uint64_t grows_ = 0;

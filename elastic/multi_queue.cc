@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 namespace leveldb {
 
@@ -342,19 +344,32 @@ double MultiQueue::AgedGets(uint64_t now) const {
   return std::max(current + before, 1.0);
 }
 
-double MultiQueue::CheapestUnitValue(uint64_t now) {
+double MultiQueue::UnitValue(UnitMemory which, uint64_t bytes, uint64_t now) {
   AdvanceClock(now);
-  double cheapest = -1;
-  for (int k = 1; k <= n_; ++k) {
-    const Link* head = &queues_[k];
-    if (head->next == head) continue;
-    Segment* v = static_cast<Segment*>(head->next);
-    if (v->unit_bytes == 0) continue;
-    Age(v);
-    const double value = VictimLoss({v}) / static_cast<double>(v->unit_bytes);
-    if (cheapest < 0 || value < cheapest) cheapest = value;
+  const bool taken = which == UnitMemory::kTaken;
+  // (reads saved per byte, bytes) of each segment's candidate unit.
+  std::vector<std::pair<double, uint64_t>> units;
+  for (auto& [id, s] : segments_) {
+    if (!s.attached || s.unit_bytes == 0) continue;
+    if (taken ? s.units == 0 : s.units >= n_) continue;
+    Age(&s);
+    const double reads = taken ? VictimLoss({&s}) : LoadGain(s);
+    units.emplace_back(reads / static_cast<double>(s.unit_bytes), s.unit_bytes);
   }
-  return cheapest < 0 ? 0.0 : cheapest / AgedGets(now);
+  if (taken) {
+    std::sort(units.begin(), units.end());
+  } else {
+    std::sort(units.rbegin(), units.rend());
+  }
+  double reads = 0;
+  uint64_t covered = 0;
+  for (const auto& [per_byte, unit_bytes] : units) {
+    if (covered >= bytes) break;
+    reads += per_byte * static_cast<double>(unit_bytes);
+    covered += unit_bytes;
+  }
+  if (covered == 0) return 0.0;
+  return reads / static_cast<double>(covered) / AgedGets(now);
 }
 
 MultiQueue::Plan MultiQueue::PlanAccess(SegmentId id, uint64_t now) {

@@ -179,12 +179,15 @@ class MultiQueue {
   // highest queues) until it fits, and returns them.
   std::vector<Victim> SetBudget(uint64_t budget_bytes, uint64_t now);
 
-  // What the cheapest unit to give up is worth, on the scale the
-  // false-positive memo is weighed on (elastic/memo_sizer.h): the reads per
-  // Get it saves, per byte, among the units eviction takes first (the LRU
-  // end of each queue; their counts are aged first). 0 if no unit is
-  // loaded.
-  double CheapestUnitValue(uint64_t now);
+  // What `bytes` of unit memory are worth, on the scale the false-positive
+  // memo is weighed on (elastic/memo_sizer.h): the reads per Get they save,
+  // per byte, on average. kTaken: the cheapest loaded units (the top unit
+  // of each segment), which memory taken from the units would cost;
+  // kGiven: the most valuable units not loaded (the next unit of each
+  // segment), which memory given to the units could buy. 0 if there are
+  // none.
+  enum class UnitMemory { kTaken, kGiven };
+  double UnitValue(UnitMemory which, uint64_t bytes, uint64_t now);
 
   // Units loaded by an attached segment; -1 if unknown or detached.
   int UnitsLoaded(SegmentId id) const;

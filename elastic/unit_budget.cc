@@ -8,6 +8,19 @@
 
 namespace leveldb {
 
+namespace {
+
+// Memos together take at most 1/kMemoShareOfBudget of what the locators
+// leave, each starts at 1/kMemoStartShare of it (or its request), and none
+// goes below kMemoSmallestBytes or 1/kMemoFloorShare of it, whichever is
+// less: the smallest size keeps measuring whether more would pay.
+constexpr uint64_t kMemoShareOfBudget = 8;
+constexpr uint64_t kMemoStartShare = 32;
+constexpr uint64_t kMemoFloorShare = 128;
+constexpr uint64_t kMemoSmallestBytes = 4 << 10;
+
+}  // namespace
+
 uint64_t UnitManager::BudgetKeysLocked() const {
   uint64_t keys = 0;
   for (const auto& [db, member] : members_) keys += member.budget_keys;
@@ -54,12 +67,20 @@ uint64_t UnitManager::MemoBytesLocked() const {
 }
 
 void UnitManager::SizeMemosLocked(uint64_t total) {
-  // Units keep at least half: a memo only helps where units let keys by.
-  uint64_t room = total > locator_bytes_ ? (total - locator_bytes_) / 2 : 0;
+  const uint64_t after_locators =
+      total > locator_bytes_ ? total - locator_bytes_ : 0;
+  // Units keep most of the memory: a memo only helps where they let keys
+  // by. Until its first decision a memo follows the budget at a small
+  // share of it (the budget grows as tables register at open).
+  uint64_t room = after_locators / kMemoShareOfBudget;
   for (auto& [db, member] : members_) {
     FalsePositiveMemo* memo = member.client->layer()->memo();
+    uint64_t target = member.memo_target;
+    if (!member.memo_weighed) {
+      target = std::min<uint64_t>(target, after_locators / kMemoStartShare);
+    }
     const size_t wanted = FalsePositiveMemo::RoundBytes(
-        static_cast<size_t>(std::min<uint64_t>(member.memo_target, room)));
+        static_cast<size_t>(std::min<uint64_t>(target, room)));
     if (wanted != memo->bytes()) memo->Resize(wanted);
     room -= memo->bytes();
   }
@@ -75,10 +96,24 @@ void UnitManager::WeighMemoLocked(Member* member) {
   for (int r = 0; r < MemoSizer::kRanks; ++r) {
     sample.hits_at[r] = memo->hits_at(r);
   }
-  const double unit_value =
-      member->sizer->Due(sample) ? mq_.CheapestUnitValue(sample.now) : 0.0;
-  const size_t wanted = member->sizer->Next(sample, unit_value);
-  if (wanted == sample.bytes) return;
+  if (!member->sizer->Due(sample)) {
+    member->sizer->Next(sample, MemoSizer::UnitValues());  // a window starts
+    return;
+  }
+  const uint64_t total = ComputeBudgetLocked(0).total;
+  const uint64_t after_locators =
+      total > locator_bytes_ ? total - locator_bytes_ : 0;
+  member->sizer->SetBounds(
+      std::min(kMemoSmallestBytes, after_locators / kMemoFloorShare),
+      std::min<uint64_t>(member->memo_request,
+                         after_locators / kMemoShareOfBudget));
+  using UnitMemory = MultiQueue::UnitMemory;
+  MemoSizer::UnitValues units;
+  units.taken = mq_.UnitValue(UnitMemory::kTaken, sample.bytes, sample.now);
+  units.given = mq_.UnitValue(UnitMemory::kGiven, sample.bytes / 2, sample.now);
+  const size_t wanted = member->sizer->Next(sample, units);
+  if (member->memo_weighed && wanted == member->memo_target) return;
+  member->memo_weighed = true;
   member->memo_target = wanted;
   UpdateBudgetLocked();
 }

@@ -33,10 +33,6 @@ constexpr size_t kRegistrationsPerPass = 4;
 // make f noisy (docs/evaluation.md).
 constexpr uint64_t kAgingLifetimes = 16;
 
-// A memo starts at its request and never goes below the smallest size,
-// which keeps measuring whether more would pay.
-constexpr size_t kMemoSmallestBytes = 4 << 10;
-
 int MaxUnits(const ElasticFilterOptions& options) {
   return std::clamp(options.units_per_segment, 1, kMaxElasticUnits);
 }
@@ -136,8 +132,7 @@ Status UnitManager::Join(UnitClient* client, DbHandle* db) {
   Member& member = members_[*db];
   member.client = client;
   member.memo_request = client->memo_request();
-  MemoSizer::Options sizing;
-  sizing.min_bytes = kMemoSmallestBytes;
+  MemoSizer::Options sizing;  // bounds set from the budget later
   sizing.max_bytes = member.memo_request;
   sizing.window_gets = options_.memo_window_gets;
   member.sizer = std::make_unique<MemoSizer>(sizing);

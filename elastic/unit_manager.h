@@ -112,7 +112,8 @@ class UnitClient {
   virtual void RetryRefused() {}
   // The most bytes the database's false-positive memo (its layer's) may
   // take; the manager sizes it within that (MemoSizer), and grants memos
-  // together at most half of what the locators leave of the budget.
+  // together at most a small share of what the locators leave of the
+  // budget (elastic/unit_budget.cc).
   virtual size_t memo_request() { return 0; }
 };
 
@@ -263,8 +264,9 @@ class UnitManager {
     uint64_t budget_keys = 0;
     // Shared: another member freed memory since the last RetryRefused.
     bool retry_refused = false;
-    size_t memo_request = 0;  // UnitClient::memo_request at Join
-    size_t memo_target = 0;   // the size its sizer wants
+    size_t memo_request = 0;    // UnitClient::memo_request at Join
+    size_t memo_target = 0;     // the size its sizer wants
+    bool memo_weighed = false;  // the sizer has decided once
     std::unique_ptr<MemoSizer> sizer;
   };
   // A table attached with filter groups.
@@ -355,9 +357,10 @@ class UnitManager {
   // Applies ComputeBudgetLocked(0): records it and hands the units' part to
   // the MultiQueue, which evicts down to it.
   void UpdateBudgetLocked() EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Sizes each member's memo to its target, the memos together within
-  // half of what the locators leave of `total` (members in handle order);
-  // an unchanged size keeps the memo's entries.
+  // Sizes each member's memo to its target (before its first decision, a
+  // small share of the budget), the memos together within a share of what
+  // the locators leave of `total` (members in handle order); a resize
+  // keeps the entries that fit.
   void SizeMemosLocked(uint64_t total) EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Weighs a member's memo against the units once a window of Gets has
   // passed, and applies a new size to the budget.

@@ -267,7 +267,8 @@ class FalsePositiveMemoDBTest : public test::DBTestBase<testing::Test> {
 };
 
 TEST_F(FalsePositiveMemoDBTest, RepeatedFalsePositivesArePaidOnce) {
-  Open(MemoOptions(size_t{1} << 16));
+  // A budget large enough for the memo to start at its request.
+  Open(MemoOptions(size_t{1} << 16, size_t{1} << 22));
   Fill(0, 4000);
   FlushAll();
   for (int i = 0; i < 4000; ++i) ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
@@ -325,13 +326,22 @@ TEST_F(FalsePositiveMemoDBTest, ReadsUnderAnOlderSnapshotRecordNothing) {
   }
 }
 
+// Until its first decision (MemoSizer) a memo takes its request, but no
+// more than 1/32 of what the locators leave; memos never take more than
+// 1/8 of it.
+size_t StartingMemoBytes(size_t request, const MQSchedule::Stats& st) {
+  return FalsePositiveMemo::RoundBytes(std::min<size_t>(
+      request, (st.budget_bytes - st.locator_bytes) / 32));
+}
+
 TEST_F(FalsePositiveMemoDBTest, MemoBytesAreChargedToTheBudget) {
-  const size_t budget = size_t{1} << 16;
-  Open(MemoOptions(size_t{1} << 14, budget));
+  const size_t budget = size_t{1} << 18;
+  Open(MemoOptions(size_t{1} << 12, budget));
   Fill(0, 3000);
   FlushAll();
   MQSchedule::Stats st = MQScheduleTestPeer::GetStats(mqs());
-  EXPECT_EQ(size_t{1} << 14, st.memo_bytes);
+  EXPECT_EQ(size_t{1} << 12, st.memo_bytes);
+  EXPECT_EQ(st.memo_bytes, StartingMemoBytes(size_t{1} << 12, st));
   EXPECT_EQ(budget, st.budget_bytes);
   EXPECT_EQ(st.budget_bytes - st.locator_bytes - st.memo_bytes,
             st.mq.budget_bytes);
@@ -342,19 +352,19 @@ TEST_F(FalsePositiveMemoDBTest, MemoBytesAreChargedToTheBudget) {
   mqs()->GetMemory(&used, &limit);
   EXPECT_EQ(st.installed_bytes + st.locator_bytes + st.memo_bytes, used);
 
-  // A memo asking for more than the budget gets what the locators leave.
+  // A memo asking for more than the budget starts at its share of it.
   Open(MemoOptions(size_t{1} << 20, budget));
   MQScheduleTestPeer::WaitIdle(mqs());
   st = MQScheduleTestPeer::GetStats(mqs());
   EXPECT_GT(st.memo_bytes, 0u);
-  EXPECT_LE(st.locator_bytes + st.memo_bytes, st.budget_bytes);
+  EXPECT_EQ(StartingMemoBytes(size_t{1} << 20, st), st.memo_bytes);
   EXPECT_EQ(st.budget_bytes - st.locator_bytes - st.memo_bytes,
             st.mq.budget_bytes);
 }
 
 TEST_F(FalsePositiveMemoDBTest, SharedBudgetCountsEveryMembersMemo) {
   std::unique_ptr<ElasticFilterBudget> shared(
-      NewElasticFilterBudget(size_t{1} << 16));
+      NewElasticFilterBudget(size_t{1} << 20));
   ElasticFilterOptions eo;
   eo.shared_budget = shared.get();
   eo.false_positive_memo_bytes = size_t{1} << 13;
@@ -369,6 +379,7 @@ TEST_F(FalsePositiveMemoDBTest, SharedBudgetCountsEveryMembersMemo) {
   ASSERT_TRUE(DB::Open(o, other_name, &other).ok());
   MQSchedule::Stats st = MQScheduleTestPeer::GetStats(mqs());
   EXPECT_EQ(2u, st.members);
+  EXPECT_EQ(size_t{1} << 13, StartingMemoBytes(size_t{1} << 13, st));
   EXPECT_EQ(2 * (size_t{1} << 13), st.memo_bytes);
   EXPECT_EQ(st.budget_bytes - st.locator_bytes - st.memo_bytes,
             st.mq.budget_bytes);

@@ -33,6 +33,14 @@ MemoSizer::Sample At(uint64_t now, size_t bytes, uint64_t newer_hits,
   return s;
 }
 
+// Units worth `value` per Get per byte, taken or given alike.
+MemoSizer::UnitValues Units(double value) {
+  MemoSizer::UnitValues units;
+  units.taken = value;
+  units.given = value;
+  return units;
+}
+
 // What the oldest quarter of `bytes` earns per Get per byte when its rank
 // was hit `hits` times in a window.
 double QuarterValue(uint64_t hits, size_t bytes) {
@@ -52,12 +60,12 @@ TEST(MemoSizerTest, StartsAtTheLargestSizeWithinBounds) {
 TEST(MemoSizerTest, DecidesOnlyAfterAWindowOfGets) {
   MemoSizer sizer(Sizing());
   const size_t bytes = 16384;
-  EXPECT_EQ(bytes, sizer.Next(At(100, bytes, 0, 0), 1.0));
+  EXPECT_EQ(bytes, sizer.Next(At(100, bytes, 0, 0), Units(1.0)));
   EXPECT_FALSE(sizer.Due(At(100 + kWindow - 1, bytes, 0, 0)));
-  EXPECT_EQ(bytes, sizer.Next(At(100 + kWindow - 1, bytes, 0, 0), 1.0));
+  EXPECT_EQ(bytes, sizer.Next(At(100 + kWindow - 1, bytes, 0, 0), Units(1.0)));
   EXPECT_TRUE(sizer.Due(At(100 + kWindow, bytes, 0, 0)));
   // No hits at all, units worth something: half the memo goes.
-  EXPECT_EQ(bytes / 2, sizer.Next(At(100 + kWindow, bytes, 0, 0), 1e-9));
+  EXPECT_EQ(bytes / 2, sizer.Next(At(100 + kWindow, bytes, 0, 0), Units(1e-9)));
   EXPECT_EQ(1u, sizer.shrinks());
 }
 
@@ -66,12 +74,13 @@ TEST(MemoSizerTest, GrowsWhenTheOldestQuarterEarnsMoreThanUnits) {
   const uint64_t hits = 100;
   const double quarter = QuarterValue(hits, bytes);
   MemoSizer sizer(Sizing());
-  sizer.Next(At(0, bytes, 0, 0), 0);
+  sizer.Next(At(0, bytes, 0, 0), Units(0));
   // Worth more than units, but not by the margin: it stays.
-  EXPECT_EQ(bytes, sizer.Next(At(kWindow, bytes, hits, hits), quarter / 1.5));
+  EXPECT_EQ(bytes,
+            sizer.Next(At(kWindow, bytes, hits, hits), Units(quarter / 1.5)));
   // By the margin: it doubles.
   EXPECT_EQ(2 * bytes, sizer.Next(At(2 * kWindow, bytes, 2 * hits, 2 * hits),
-                                  quarter / 2.5));
+                                  Units(quarter / 2.5)));
   EXPECT_EQ(1u, sizer.grows());
   EXPECT_EQ(0u, sizer.shrinks());
 }
@@ -83,40 +92,61 @@ TEST(MemoSizerTest, ShrinksWhenTheOlderHalfEarnsLessThanUnits) {
   // quarter does.
   const double half = QuarterValue(hits, bytes);
   MemoSizer sizer(Sizing());
-  sizer.Next(At(0, bytes, 0, 0), 0);
-  EXPECT_EQ(bytes, sizer.Next(At(kWindow, bytes, 1000, hits), half * 1.5));
-  EXPECT_EQ(bytes / 2,
-            sizer.Next(At(2 * kWindow, bytes, 2000, 2 * hits), half * 2.5));
+  sizer.Next(At(0, bytes, 0, 0), Units(0));
+  EXPECT_EQ(bytes,
+            sizer.Next(At(kWindow, bytes, 1000, hits), Units(half * 1.5)));
+  EXPECT_EQ(bytes / 2, sizer.Next(At(2 * kWindow, bytes, 2000, 2 * hits),
+                                  Units(half * 2.5)));
   EXPECT_EQ(1u, sizer.shrinks());
+}
+
+TEST(MemoSizerTest, GrowingWeighsTakenUnitsShrinkingWeighsGivenOnes) {
+  const size_t bytes = 16384;
+  const uint64_t hits = 100;
+  const double quarter = QuarterValue(hits, bytes);
+  MemoSizer sizer(Sizing());
+  sizer.Next(At(0, bytes, 0, 0), Units(0));
+  // The units it would take are worth too much, and memory given to units
+  // would buy nothing: it stays.
+  MemoSizer::UnitValues units;
+  units.taken = 10 * quarter;
+  units.given = 0;
+  EXPECT_EQ(bytes, sizer.Next(At(kWindow, bytes, hits, hits), units));
+  // Memory given to units would buy more than the older half earns.
+  units.given = 10 * quarter;
+  EXPECT_EQ(bytes / 2,
+            sizer.Next(At(2 * kWindow, bytes, 2 * hits, 2 * hits), units));
 }
 
 TEST(MemoSizerTest, AFewHitsAreNoReasonToGrow) {
   const size_t bytes = 16384;
   MemoSizer sizer(Sizing());
-  sizer.Next(At(0, bytes, 0, 0), 0);
+  sizer.Next(At(0, bytes, 0, 0), Units(0));
   // Units are worth nothing (free memory) but 7 hits are too few.
-  EXPECT_EQ(bytes, sizer.Next(At(kWindow, bytes, 7, 7), 0.0));
-  EXPECT_EQ(2 * bytes, sizer.Next(At(2 * kWindow, bytes, 15, 15), 0.0));
+  EXPECT_EQ(bytes, sizer.Next(At(kWindow, bytes, 7, 7), Units(0.0)));
+  EXPECT_EQ(2 * bytes, sizer.Next(At(2 * kWindow, bytes, 15, 15), Units(0.0)));
 }
 
 TEST(MemoSizerTest, StaysWithinItsBounds) {
   MemoSizer sizer(Sizing());
-  sizer.Next(At(0, kLargest, 0, 0), 0);
-  EXPECT_EQ(kLargest, sizer.Next(At(kWindow, kLargest, 1000, 1000), 0.0));
+  sizer.Next(At(0, kLargest, 0, 0), Units(0));
+  EXPECT_EQ(kLargest,
+            sizer.Next(At(kWindow, kLargest, 1000, 1000), Units(0.0)));
   EXPECT_EQ(0u, sizer.grows());
-  sizer.Next(At(2 * kWindow, kSmallest, 0, 0), 0);  // a new window
-  EXPECT_EQ(kSmallest, sizer.Next(At(3 * kWindow, kSmallest, 0, 0), 1.0));
+  sizer.Next(At(2 * kWindow, kSmallest, 0, 0), Units(0));  // a new window
+  EXPECT_EQ(kSmallest,
+            sizer.Next(At(3 * kWindow, kSmallest, 0, 0), Units(1.0)));
   EXPECT_EQ(0u, sizer.shrinks());
 }
 
 TEST(MemoSizerTest, ANewSizeOrAClockGoingBackStartsANewWindow) {
   MemoSizer sizer(Sizing());
-  sizer.Next(At(0, 16384, 0, 0), 0);
+  sizer.Next(At(0, 16384, 0, 0), Units(0));
   // The budget granted less than asked: the window starts over.
   EXPECT_FALSE(sizer.Due(At(kWindow, 8192, 0, 0)));
-  EXPECT_EQ(8192u, sizer.Next(At(kWindow, 8192, 0, 0), 1.0));
+  EXPECT_EQ(8192u, sizer.Next(At(kWindow, 8192, 0, 0), Units(1.0)));
   EXPECT_FALSE(sizer.Due(At(kWindow + 10, 8192, 0, 0)));
-  EXPECT_EQ(8192u, sizer.Next(At(5, 8192, 0, 0), 1.0));  // clock restored
+  EXPECT_EQ(8192u, sizer.Next(At(5, 8192, 0, 0), Units(1.0)));  // restored
   EXPECT_TRUE(sizer.Due(At(5 + kWindow, 8192, 0, 0)));
 }
 

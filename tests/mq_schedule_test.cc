@@ -847,19 +847,23 @@ TEST(UnitManagerTest, ServesOneDatabaseAtATime) {
 }
 
 // The memo's size is weighed against the units (MemoSizer): a memo that
-// earns nothing gives its bytes back down to the smallest size, and grows
-// again, keeping its entries, once its oldest entries earn more per byte.
+// earns nothing gives its bytes to units that want them, down to the
+// smallest size, and grows again, keeping its entries, once its oldest
+// entries earn more per byte than the units it takes.
 TEST_F(MQScheduleTest, MemoGivesWayToUnitsAndGrowsBackWhenItPays) {
-  MakeTables(1, 3000);
-  const uint32_t segments = tables_[0]->index.num_segments();
-  MQScheduleOptions o = Opts(1 << 20, /*lifetime=*/0, /*background=*/false);
-  o.elastic.false_positive_memo_bytes = 16384;
+  // More units than the budget holds: the last tables get none.
+  const size_t kTables = 60;
+  MakeTables(kTables, 6000);
+  MQScheduleOptions o = Opts(400000, /*lifetime=*/0, /*background=*/false);
+  o.elastic.false_positive_memo_bytes = 8192;
   o.memo_window_gets = 100;
   MQSchedule mqs(o);
-  ASSERT_TRUE(Attach(&mqs, 0, /*initial=*/1).ok());
+  for (size_t t = 0; t < kTables; ++t) Attach(&mqs, t, /*initial=*/6);
   MQScheduleTestPeer::WaitIdle(&mqs);
+  const size_t last = kTables - 1;
+  ASSERT_LT(tables_[last]->groups->LoadedCount(0), 6);
   FalsePositiveMemo* memo = mqs.layer()->memo();
-  ASSERT_EQ(16384u, memo->bytes());
+  ASSERT_EQ(8192u, memo->bytes());
   auto check_budget = [&] {
     const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(&mqs);
     EXPECT_LE(st.installed_bytes + st.locator_bytes + st.memo_bytes,
@@ -869,23 +873,26 @@ TEST_F(MQScheduleTest, MemoGivesWayToUnitsAndGrowsBackWhenItPays) {
   };
   check_budget();
 
-  // Absent probes make the units worth something; the memo is never hit.
+  // The last table's segments miss their units; the memo is never hit.
+  const uint32_t segments = tables_[last]->index.num_segments();
   uint64_t now = 0;
   for (int window = 0; window < 3; ++window) {
     for (int i = 0; i < 100; ++i) {
       MQScheduleTestPeer::SetClock(&mqs, ++now);
-      mqs.layer()->RecordAccess(Seg(0, i % segments), /*absent=*/true);
+      mqs.layer()->RecordAccess(Seg(last, i % segments), /*absent=*/true);
     }
     MQScheduleTestPeer::WaitIdle(&mqs);
   }
-  EXPECT_EQ(4096u, memo->bytes());  // halved twice, then the smallest
+  // Halved twice, to the smallest size: the budget's 1/128 rounded down
+  // to a power of two of sets.
+  EXPECT_EQ(2048u, memo->bytes());
   MQSchedule::Stats st = MQScheduleTestPeer::GetStats(&mqs);
   EXPECT_EQ(2u, st.memo_shrinks);
   EXPECT_EQ(0u, st.memo_grows);
   check_budget();
 
   // Now every slot is looked up again and again: its oldest quarter earns
-  // far more per byte than the units.
+  // more per byte than the cheapest units (never probed) lose.
   std::vector<std::string> keys;
   for (int i = 0; i < 1000; ++i) keys.push_back(test::AbsentKey(i));
   auto hash = [](const std::string& key) {
@@ -899,7 +906,7 @@ TEST_F(MQScheduleTest, MemoGivesWayToUnitsAndGrowsBackWhenItPays) {
   now += 100;
   MQScheduleTestPeer::SetClock(&mqs, now);
   MQScheduleTestPeer::WaitIdle(&mqs);
-  EXPECT_EQ(8192u, memo->bytes());
+  EXPECT_EQ(4096u, memo->bytes());
   EXPECT_EQ(held, memo->CountEntries());  // the entries moved along
   st = MQScheduleTestPeer::GetStats(&mqs);
   EXPECT_EQ(1u, st.memo_grows);

@@ -341,22 +341,37 @@ TEST_F(EquallyHotTest, SplitsOneUnitApartStayPut) {
 // Segments of Bloom and Ribbon tables in one queue: each segment's r(k)
 // uses its own unit FPR.
 // The scale the false-positive memo is weighed on: reads per Get per byte.
-TEST(MultiQueueTest, CheapestUnitValueIsTheLeastLossPerGetPerByte) {
+TEST(MultiQueueTest, UnitValueAveragesTheCheapestOrBestUnitsPerGetPerByte) {
+  using UnitMemory = MultiQueue::UnitMemory;
   MultiQueue empty(SmallOptions(1000));
-  EXPECT_EQ(0.0, empty.CheapestUnitValue(100));
+  EXPECT_EQ(0.0, empty.UnitValue(UnitMemory::kTaken, 100, 100));
+  EXPECT_EQ(0.0, empty.UnitValue(UnitMemory::kGiven, 100, 100));
 
   MultiQueue mq(SmallOptions(1000));
-  AttachWithUnits(&mq, Seg(1, 0), 2, Hot(40, 1));  // loses 40 * (1/2 - 1/4)
-  AttachWithUnits(&mq, Seg(1, 1), 1, Hot(10, 1));  // loses 10 * (1 - 1/2)
-  AttachWithUnits(&mq, Seg(1, 2), 0, Hot(90, 1));  // no unit to give
-  // Without aging the counts span every Get so far.
-  EXPECT_DOUBLE_EQ(5.0 / kUnit / 1000, mq.CheapestUnitValue(1000));
+  // Losses of the top unit / gains of the next: 40 * (1/2 - 1/4) = 10 and
+  // 40 * (1/4 - 1/8) = 5; 10 * (1 - 1/2) = 5 and 10 * (1/2 - 1/4) = 2.5;
+  // none and 90 * (1 - 1/2) = 45.
+  AttachWithUnits(&mq, Seg(1, 0), 2, Hot(40, 1));
+  AttachWithUnits(&mq, Seg(1, 1), 1, Hot(10, 1));
+  AttachWithUnits(&mq, Seg(1, 2), 0, Hot(90, 1));
+  // Without aging the counts span every Get so far (1000).
+  EXPECT_DOUBLE_EQ(5.0 / kUnit / 1000,
+                   mq.UnitValue(UnitMemory::kTaken, kUnit, 1000));
+  EXPECT_DOUBLE_EQ(15.0 / (2 * kUnit) / 1000,
+                   mq.UnitValue(UnitMemory::kTaken, 2 * kUnit, 1000));
+  EXPECT_DOUBLE_EQ(15.0 / (2 * kUnit) / 1000,
+                   mq.UnitValue(UnitMemory::kTaken, 50 * kUnit, 1000));
+  EXPECT_DOUBLE_EQ(45.0 / kUnit / 1000,
+                   mq.UnitValue(UnitMemory::kGiven, kUnit, 1000));
+  EXPECT_DOUBLE_EQ(50.0 / (2 * kUnit) / 1000,
+                   mq.UnitValue(UnitMemory::kGiven, 2 * kUnit, 1000));
 
   // Halved every 2 lifetimes (20 Gets): at 50, the counts are halved twice
   // and span 10 + 20 * (1/2 + 1/4) Gets.
   MultiQueue aging(AgingOptions(1000, 2));
   AttachWithUnits(&aging, Seg(2, 0), 1, Hot(40, 0));
-  EXPECT_DOUBLE_EQ(10 * 0.5 / kUnit / 25, aging.CheapestUnitValue(50));
+  EXPECT_DOUBLE_EQ(10 * 0.5 / kUnit / 25,
+                   aging.UnitValue(UnitMemory::kTaken, kUnit, 50));
   ExpectConsistent(aging);
 }
 
