@@ -1485,8 +1485,10 @@ class Benchmark {
       std::fprintf(stdout, "leveldb.io-stats:\n%s", value.c_str());
     }
     std::string elastic;
+    // ElasticBF chosen by flags or from the environment (LEVELDB_ELASTICBF).
     const bool has_elastic =
-        FLAGS.elastic_bf && db_->GetProperty("leveldb.elasticbf", &elastic);
+        db_->GetProperty("leveldb.elasticbf", &elastic) &&
+        elastic.rfind("enabled: yes", 0) == 0;
     if (has_elastic) {
       std::fprintf(stdout, "leveldb.elasticbf:\n%s", elastic.c_str());
       if (!elastic.empty() && elastic.back() != '\n') std::fputc('\n', stdout);
