@@ -30,7 +30,11 @@
 // time it comes in a run of N Gets, so each distinct lookup of
 // probability q weighs the expected number of its first occurrences per
 // Get, (1 - (1 - q)^N) / N, instead of q. Keys share the tail of ranks
-// above --exact_ranks evenly, as for the static bound.
+// above --exact_ranks evenly, as for the static bound. A second row
+// charges the static optimum's placement the same way: what a memo with
+// today's placement could reach at best, so its gap to the adaptive row is
+// all that placing units for the adaptive masses could add. Below the
+// table, how the two placements differ (means per level, memory moved).
 //
 // --pool: several trees (databases) whose Gets each go to one tree with
 // the given weights, the budget being bits per key of all of them: the
@@ -266,10 +270,13 @@ Flags ParseFlags(int argc, char** argv) {
 // Mass of the segments' probes that waste a read (per Get), and the keys
 // each segment holds (what a unit of it costs). With --adaptive_gets,
 // `once` is the mass counting each lookup's first occurrence only.
+// `level`: the level each segment is on (for the placement summaries; may
+// be empty, then all count as one level).
 struct Segments {
   std::vector<double> mass;
   std::vector<double> keys;
   std::vector<double> once;
+  std::vector<int> level;
 };
 
 // Expected first occurrences per Get, in n Gets, of a lookup drawn with
@@ -361,7 +368,8 @@ void PrintKeyDist(const Flags& f) {
 Segments SegmentMass(const Flags& f, const std::vector<double>& p) {
   Segments out;
   double deeper = 1;
-  for (double share : f.levels) {
+  for (size_t lv = 0; lv < f.levels.size(); ++lv) {
+    const double share = f.levels[lv];
     deeper -= share;
     if (share <= 0) continue;
     const double present = f.absent_only ? 0.0 : std::max(0.0, deeper);
@@ -387,6 +395,7 @@ Segments SegmentMass(const Flags& f, const std::vector<double>& p) {
     }
     out.mass.push_back(sum * weight);
     if (n > 0) out.once.push_back(once);
+    out.level.resize(out.mass.size(), static_cast<int>(lv));
   }
   out.keys.assign(out.mass.size(), static_cast<double>(f.segment_keys));
   return out;
@@ -626,6 +635,9 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
     out.mass.resize(t.first + t.ranges.size(), 0.0);
     out.keys.resize(t.first + t.ranges.size(), 0.0);
     if (f.adaptive_gets > 0) out.once.resize(out.mass.size(), 0.0);
+    // Ranks past level 0's files are one per level from level 1 on.
+    const int l0 = static_cast<int>(level0.size());
+    out.level.resize(out.mass.size(), t.rank < l0 ? 0 : t.rank - l0 + 1);
     size_t seg = 0;
     auto r = find(t.smallest());
     for (const std::string& key : user_keys) {
@@ -681,16 +693,33 @@ Segments DbSegments(const Flags& f, const std::vector<Record>& records,
   return out;
 }
 
+// Waste of a placement of whole units of FPR r, units[s] in segment s
+// (the last one in part, as the LP relaxation takes it), when segment s
+// draws mass w[s] of wasted probes.
+double ChargeUnits(const std::vector<double>& w, double r,
+                   const std::vector<double>& units) {
+  double waste = 0;
+  for (size_t i = 0; i < w.size(); ++i) {
+    const double whole = std::floor(units[i]);
+    waste += w[i] * std::pow(r, whole) * (1 - (units[i] - whole) * (1 - r));
+  }
+  return waste;
+}
+
 // Whole units, each of FPR r, a unit of segment s costing cost[s]: the
 // largest marginal gains m_s * r^(j-1) * (1 - r) per cost, taken in that
 // order until `capacity` (in the costs' unit) is spent, the last one in
 // part. With equal segments and a whole number of units this is the exact
-// greedy optimum; otherwise the LP relaxation, a lower bound of it.
+// greedy optimum; otherwise the LP relaxation, a lower bound of it. A
+// segment's gains fall with j, so it takes them in order: *units gets the
+// count per segment.
 double UnitsBound(const Segments& seg, double r, int max_units,
-                  const std::vector<double>& cost, double capacity) {
+                  const std::vector<double>& cost, double capacity,
+                  std::vector<double>* units) {
   struct Gain {
     double value;
     double cost;
+    size_t seg;
   };
   std::vector<Gain> gains;
   gains.reserve(seg.mass.size() * max_units);
@@ -698,28 +727,39 @@ double UnitsBound(const Segments& seg, double r, int max_units,
     double fpr = 1;
     for (int j = 0; j < max_units; ++j) {
       if (seg.keys[i] > 0)
-        gains.push_back({seg.mass[i] * fpr * (1 - r), cost[i]});
+        gains.push_back({seg.mass[i] * fpr * (1 - r), cost[i], i});
       fpr *= r;
     }
   }
   std::sort(gains.begin(), gains.end(), [](const Gain& a, const Gain& b) {
     return a.value * b.cost > b.value * a.cost;
   });
-  double waste = 0;
-  for (double m : seg.mass) waste += m;
+  units->assign(seg.mass.size(), 0.0);
   for (const Gain& g : gains) {
     if (capacity <= 0) break;
     const double part = std::min(1.0, capacity / g.cost);
-    waste -= part * g.value;
+    (*units)[g.seg] += part;
     capacity -= part * g.cost;
   }
-  return std::max(0.0, waste);
+  return ChargeUnits(seg.mass, r, *units);
+}
+
+// Waste of real bits per key bits[s] of FPR c^bits when segment s draws
+// mass w[s]; a segment without keys holds no filter.
+double ChargeBits(const std::vector<double>& w, const std::vector<double>& keys,
+                  double c, const std::vector<double>& bits) {
+  double waste = 0;
+  for (size_t i = 0; i < w.size(); ++i) {
+    waste += keys[i] > 0 ? w[i] * std::pow(c, bits[i]) : w[i];
+  }
+  return waste;
 }
 
 // Real bits per key b_s >= 0 with sum w_s b_s = total_bits, FPR c^b_s: at
 // the optimum m_s c^b_s / w_s is the same (lambda) for every segment with
-// b_s > 0.
-double WaterFillBound(const Segments& seg, double c, double total_bits) {
+// b_s > 0. *bits gets b_s.
+double WaterFillBound(const Segments& seg, double c, double total_bits,
+                      std::vector<double>* bits) {
   const double log_c = std::log(c);
   auto bits_for = [&](double lambda, size_t i) {
     const double density = seg.mass[i] / seg.keys[i];
@@ -734,12 +774,11 @@ double WaterFillBound(const Segments& seg, double c, double total_bits) {
     }
     (used > total_bits ? lo : hi) = mid;
   }
-  double waste = 0;
+  bits->assign(seg.mass.size(), 0.0);
   for (size_t i = 0; i < seg.mass.size(); ++i) {
-    waste += seg.keys[i] > 0 ? seg.mass[i] * std::pow(c, bits_for(hi, i))
-                             : seg.mass[i];
+    if (seg.keys[i] > 0) (*bits)[i] = bits_for(hi, i);
   }
-  return waste;
+  return ChargeBits(seg.mass, seg.keys, c, *bits);
 }
 
 // Waste of feasible placements, which the optima must not exceed (a
@@ -786,6 +825,25 @@ struct Bounds {
   double ideal = 0;
 };
 
+// The placements behind Bounds, per segment: units (Bloom, Ribbon) or
+// bits per key (any Bloom, any filter). ribbon is empty when the Ribbon
+// model does not apply.
+struct Placement {
+  std::vector<double> units;
+  std::vector<double> ribbon;
+  std::vector<double> bloom;
+  std::vector<double> ideal;
+};
+
+// Fixed filter constants of the real-bits models: FPR c^bits.
+constexpr double kBloomBase = 0.6185;
+constexpr double kIdealBase = 0.5;
+
+double RibbonFpr(const Flags& f) {
+  return leveldb::UnitFalsePositiveRate(leveldb::ElasticUnitKind::kRibbon,
+                                        f.bits_per_unit);
+}
+
 // In the model every segment has segment_keys keys, so the capacity is
 // spent on whole units of one cost; from a database, segments differ and
 // any amount goes (the LP relaxation).
@@ -794,31 +852,33 @@ double Spendable(bool from_db, double capacity, double unit_cost) {
   return std::floor(capacity / unit_cost) * unit_cost;
 }
 
-// Fills *b for a budget of total_bits; false if an optimum is above a
-// feasible placement or a better filter model does worse (the computation
-// would be wrong). Bloom units are counted in key-units (keys x
-// bits_per_unit bits), Ribbon units in bits.
+// Fills *b, and *p with the placements, for a budget of total_bits; false
+// if an optimum is above a feasible placement or a better filter model
+// does worse (the computation would be wrong). Bloom units are counted in
+// key-units (keys x bits_per_unit bits), Ribbon units in bits.
 bool ComputeBounds(const Flags& f, bool from_db, const Segments& seg, double r,
                    const std::vector<double>& ribbon_bits, double total_bits,
-                   Bounds* b) {
+                   Bounds* b, Placement* p) {
   double total_mass = 0;
   for (double m : seg.mass) total_mass += m;
   const double slack = 1e-9 * std::max(1.0, total_mass);
   const double key_units = Spendable(from_db, total_bits / f.bits_per_unit,
                                      static_cast<double>(f.segment_keys));
-  b->units = UnitsBound(seg, r, f.units_per_segment, seg.keys, key_units);
-  b->bloom = WaterFillBound(seg, 0.6185, total_bits);
-  b->ideal = WaterFillBound(seg, 0.5, total_bits);
+  b->units =
+      UnitsBound(seg, r, f.units_per_segment, seg.keys, key_units, &p->units);
+  b->bloom = WaterFillBound(seg, kBloomBase, total_bits, &p->bloom);
+  b->ideal = WaterFillBound(seg, kIdealBase, total_bits, &p->ideal);
   bool ok = b->units <= EvenUnitsWaste(seg, r, f.units_per_segment, seg.keys,
                                        key_units) +
                             slack &&
-            b->bloom <= EvenBitsWaste(seg, 0.6185, total_bits) + slack &&
+            b->bloom <= EvenBitsWaste(seg, kBloomBase, total_bits) + slack &&
             b->ideal <= b->bloom + slack;
+  p->ribbon.clear();
   if (!ribbon_bits.empty()) {
-    const double rr = leveldb::UnitFalsePositiveRate(
-        leveldb::ElasticUnitKind::kRibbon, f.bits_per_unit);
+    const double rr = RibbonFpr(f);
     const double bits = Spendable(from_db, total_bits, ribbon_bits[0]);
-    b->ribbon = UnitsBound(seg, rr, f.units_per_segment, ribbon_bits, bits);
+    b->ribbon =
+        UnitsBound(seg, rr, f.units_per_segment, ribbon_bits, bits, &p->ribbon);
     ok = ok &&
          b->ribbon <=
              EvenUnitsWaste(seg, rr, f.units_per_segment, ribbon_bits, bits) +
@@ -826,6 +886,18 @@ bool ComputeBounds(const Flags& f, bool from_db, const Segments& seg, double r,
          b->ideal <= b->ribbon + slack;
   }
   return ok;
+}
+
+// The waste of placement p when the segments draw masses w instead of
+// those it was chosen for.
+Bounds Charge(const Flags& f, const Segments& seg, const std::vector<double>& w,
+              double r, const Placement& p) {
+  Bounds b;
+  b.units = ChargeUnits(w, r, p.units);
+  if (!p.ribbon.empty()) b.ribbon = ChargeUnits(w, RibbonFpr(f), p.ribbon);
+  b.bloom = ChargeBits(w, seg.keys, kBloomBase, p.bloom);
+  b.ideal = ChargeBits(w, seg.keys, kIdealBase, p.ideal);
+  return b;
 }
 
 // One row of the table: its head (the budget), then each model's waste
@@ -906,8 +978,9 @@ bool SplitBounds(const Flags& f, const Pool& p, double r, double total_bits,
     const std::vector<double> ribbon_bits = RibbonUnitBits(f, one);
     *ribbon = *ribbon && !ribbon_bits.empty();
     Bounds bt;
+    Placement unused;
     if (!ComputeBounds(f, !f.pool_dbs.empty(), one, r, ribbon_bits,
-                       total_bits / trees, &bt)) {
+                       total_bits / trees, &bt, &unused)) {
       return false;
     }
     b->units += bt.units;
@@ -925,9 +998,10 @@ bool PrintPooled(const Flags& f, const Pool& p, double r,
                  const std::vector<double>& ribbon_bits, double budget,
                  double total_bits, double floor) {
   Bounds best, split;
+  Placement unused;
   bool ribbon = !ribbon_bits.empty();
   if (!ComputeBounds(f, !f.pool_dbs.empty(), p.all, r, ribbon_bits, total_bits,
-                     &best) ||
+                     &best, &unused) ||
       !SplitBounds(f, p, r, total_bits, &split, &ribbon)) {
     return false;
   }
@@ -943,25 +1017,108 @@ bool PrintPooled(const Flags& f, const Pool& p, double r,
          (!ribbon || best.ribbon <= split.ribbon + slack);
 }
 
-// The adaptive row of one budget: the same models on the first-occurrence
-// masses; false if a self-check fails (it is never above the static row).
+// True if no model of a wastes more than b's (Ribbon only if it applies).
+bool NoneAbove(const Bounds& a, const Bounds& b, bool ribbon) {
+  const double slack = 1e-9;
+  return a.units <= b.units + slack && a.bloom <= b.bloom + slack &&
+         a.ideal <= b.ideal + slack &&
+         (!ribbon || a.ribbon <= b.ribbon + slack);
+}
+
+// Per level of seg, the mean of x over its segments, or over its keys
+// (x weighted by each segment's keys) if per_key.
+std::map<int, double> LevelMeans(const Segments& seg,
+                                 const std::vector<double>& x, bool per_key) {
+  std::map<int, std::pair<double, double>> sums;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const int level = seg.level.empty() ? 0 : seg.level[i];
+    const double w = per_key ? seg.keys[i] : 1.0;
+    sums[level].first += w * x[i];
+    sums[level].second += w;
+  }
+  std::map<int, double> means;
+  for (const auto& [level, sum] : sums) {
+    means[level] = sum.second > 0 ? sum.first / sum.second : 0.0;
+  }
+  return means;
+}
+
+// One line comparing the static and adaptive placements x and y of one
+// model (units, or bits per key if per_key; segment s's share of memory
+// is x[s] * cost[s]): per level the mean of each, the segments given
+// nothing, and the share of the memory that y holds where x does not.
+std::string PlacementLine(const std::string& what, const Segments& seg,
+                          const std::vector<double>& x,
+                          const std::vector<double>& y,
+                          const std::vector<double>& cost, bool per_key) {
+  std::string line = what + " (static -> adaptive), mean " +
+                     (per_key ? "bits per key" : "units per segment") +
+                     " by level:";
+  const std::map<int, double> mx = LevelMeans(seg, x, per_key);
+  const std::map<int, double> my = LevelMeans(seg, y, per_key);
+  char buf[96];
+  for (const auto& [level, mean] : mx) {
+    std::snprintf(buf, sizeof(buf), " L%d %.2f -> %.2f;", level, mean,
+                  my.at(level));
+    line += buf;
+  }
+  size_t empty_x = 0, empty_y = 0;
+  double spent = 0, moved = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    empty_x += x[i] <= 0 ? 1 : 0;
+    empty_y += y[i] <= 0 ? 1 : 0;
+    spent += x[i] * cost[i];
+    moved += std::max(0.0, y[i] - x[i]) * cost[i];
+  }
+  std::snprintf(buf, sizeof(buf),
+                " segments with none %zu -> %zu of %zu; memory moved %.1f%%\n",
+                empty_x, empty_y, x.size(),
+                100 * moved / std::max(spent, 1e-300));
+  return line + buf;
+}
+
+// The summaries of the unit model in use (Ribbon if it applies, else
+// Bloom units) and of any filter, for one budget.
+std::string PlacementLines(const std::string& budget, const Segments& seg,
+                           const std::vector<double>& ribbon_bits,
+                           const Placement& fixed, const Placement& adaptive) {
+  const bool ribbon = !ribbon_bits.empty();
+  return PlacementLine(budget + (ribbon ? ", Ribbon units" : ", units"), seg,
+                       ribbon ? fixed.ribbon : fixed.units,
+                       ribbon ? adaptive.ribbon : adaptive.units,
+                       ribbon ? ribbon_bits : seg.keys, false) +
+         PlacementLine(budget + ", any filter", seg, fixed.ideal,
+                       adaptive.ideal, seg.keys, true);
+}
+
+// The adaptive rows of one budget: the bound (the models' optima on the
+// first-occurrence masses), then the static optima's placement fixed_at
+// charged the same way; the gap between the two is what placing for the
+// adaptive masses could gain. Appends the placements' summary to *notes.
+// False if a self-check fails: adaptive <= static placement charged
+// adaptively <= static.
 bool PrintAdaptive(const Flags& f, bool from_db, const Segments& seg, double r,
                    const std::vector<double>& ribbon_bits, double budget,
-                   double total_bits, double floor, const Bounds& fixed) {
-  Segments once;
+                   double total_bits, double floor, const Bounds& fixed,
+                   const Placement& fixed_at, std::string* notes) {
+  Segments once = seg;
   once.mass = seg.once;
-  once.keys = seg.keys;
   Bounds b;
-  if (!ComputeBounds(f, from_db, once, r, ribbon_bits, total_bits, &b)) {
+  Placement at;
+  if (!ComputeBounds(f, from_db, once, r, ribbon_bits, total_bits, &b, &at)) {
     return false;
   }
+  const bool ribbon = !ribbon_bits.empty();
+  const Bounds charged = Charge(f, seg, seg.once, r, fixed_at);
   char head[64];
   std::snprintf(head, sizeof(head), "%.2f, adaptive", budget);
-  PrintRow(head, floor, b, !ribbon_bits.empty());
-  const double slack = 1e-9;
-  return b.units <= fixed.units + slack && b.bloom <= fixed.bloom + slack &&
-         b.ideal <= fixed.ideal + slack &&
-         (ribbon_bits.empty() || b.ribbon <= fixed.ribbon + slack);
+  PrintRow(head, floor, b, ribbon);
+  std::snprintf(head, sizeof(head), "%.2f, static placement, adaptive charge",
+                budget);
+  PrintRow(head, floor, charged, ribbon);
+  std::snprintf(head, sizeof(head), "placement at %.2f", budget);
+  *notes += PlacementLines(head, seg, ribbon_bits, fixed_at, at);
+  return NoneAbove(b, charged, ribbon) && NoneAbove(charged, fixed, ribbon);
 }
 
 }  // namespace
@@ -1081,12 +1238,15 @@ int main(int argc, char** argv) {
                : "live key",
       f.units_per_segment, f.bits_per_unit, f.units_per_segment,
       f.bits_per_unit);
+  std::string notes;  // printed after the table
   for (double budget : f.budgets) {
     const double total_bits = budget * static_cast<double>(entries);
     Bounds b;
+    Placement at;
     if (pooled
             ? !PrintPooled(f, pool, r, ribbon_bits, budget, total_bits, floor)
-            : !ComputeBounds(f, from_db, seg, r, ribbon_bits, total_bits, &b)) {
+            : !ComputeBounds(f, from_db, seg, r, ribbon_bits, total_bits, &b,
+                             &at)) {
       std::fprintf(stderr, "filter_bound: self-check failed at %.2f bits\n",
                    budget);
       return 1;
@@ -1095,13 +1255,15 @@ int main(int argc, char** argv) {
     char head[32];
     std::snprintf(head, sizeof(head), "%.2f", budget);
     PrintRow(head, floor, b, !ribbon_bits.empty());
-    if (f.adaptive_gets > 0 && !PrintAdaptive(f, from_db, seg, r, ribbon_bits,
-                                              budget, total_bits, floor, b)) {
+    if (f.adaptive_gets > 0 &&
+        !PrintAdaptive(f, from_db, seg, r, ribbon_bits, budget, total_bits,
+                       floor, b, at, &notes)) {
       std::fprintf(stderr,
                    "filter_bound: adaptive self-check failed at %.2f bits\n",
                    budget);
       return 1;
     }
   }
+  if (!notes.empty()) std::printf("\n%s", notes.c_str());
   return 0;
 }

@@ -8,7 +8,10 @@
 # DB_BENCH, the same for a database (--pool_dbs against --db).
 # --adaptive_gets: its rows are never above the static ones, equal them
 # for one Get, are below them for Zipfian lookups that repeat and close to
-# them for nearly uniform ones over many keys; bad values are refused.
+# them for nearly uniform ones over many keys; bad values are refused. The
+# static placement charged adaptively lies between the adaptive bound and
+# the static one, and equals the static row for one Get, when the two
+# placements are the same (no memory moved).
 # Usage: filter_bound_pool_test.sh FILTER_BOUND [DB_BENCH WORK_DIR]
 set -euo pipefail
 bin=$1
@@ -56,11 +59,19 @@ done
 
 # --adaptive_gets=N: the wastes of the row "4.00, adaptive" against "4.00".
 wastes() { row "$1" "$2" | grep -o '[0-9.]*,' | tr -d ,; }
-# Succeeds if every adaptive waste x static waste satisfies the awk test.
-compare() {
-  paste <(wastes "$1" "4.00, adaptive" | tr ' ' '\n') \
-    <(wastes "$1" "4.00" | tr ' ' '\n') |
-    awk -v n=0 "{ n++; if (!($2)) bad = 1 } END { exit bad || n != 4 }"
+# Succeeds if every waste x of row $2 and y of row $3 (heads) satisfy the
+# awk test $4 on $1 and $2, in all four models.
+compare_rows() {
+  paste <(wastes "$1" "$2" | tr ' ' '\n') <(wastes "$1" "$3" | tr ' ' '\n') |
+    awk -v n=0 "{ n++; if (!($4)) bad = 1 } END { exit bad || n != 4 }"
+}
+# Every adaptive waste x static waste satisfies the awk test.
+compare() { compare_rows "$1" "4.00, adaptive" "4.00" "$2"; }
+charged="4.00, static placement, adaptive charge"
+# The static placement charged adaptively: between the two bounds.
+between() {
+  compare_rows "$1" "4.00, adaptive" "$charged" '$1 <= $2' &&
+    compare_rows "$1" "$charged" "4.00" '$1 <= $2'
 }
 plain=$("$bin" --num=294912 "${common[@]}")
 grep -q adaptive <<<"$plain" && fail "adaptive rows without the flag"
@@ -69,11 +80,21 @@ echo "adaptive, 1 Get:$(row "$out" "4.00, adaptive")"
 [ "$(row "$out" "4.00, adaptive")" = "$(row "$out" "4.00")" ] ||
   fail "adaptive bound for 1 Get differs from the static one"
 [ "$(row "$out" "4.00")" = "$single" ] || fail "static row changed"
+[ "$(row "$out" "$charged")" = "$single" ] ||
+  fail "static placement charged for 1 Get differs from the static row"
+[ "$(grep -c "placement at 4.00, .*memory moved 0.0%" <<<"$out")" = 2 ] ||
+  fail "placements for 1 Get differ"
 out=$("$bin" --num=294912 "${common[@]}" --adaptive_gets=300000)
 echo "adaptive, 300000 Gets:$(row "$out" "4.00, adaptive")"
+echo "static placement charged:$(row "$out" "$charged")"
+grep "^placement at" <<<"$out"
 compare "$out" '$1 < $2' || fail "adaptive not below static (Zipfian)"
+between "$out" || fail "static placement charged not between the bounds"
+grep -q "^placement at 4.00, Ribbon units (static -> adaptive), mean units per segment by level: L0 [0-9.]* -> [0-9.]*; segments with none [0-9]* -> [0-9]* of 36; memory moved [0-9.]*%$" <<<"$out" ||
+  fail "no summary of the Ribbon placements"
 out=$("$bin" --num=294912 "${common[@]}" --adaptive_gets=1000000000)
 compare "$out" '$1 < 0.8 * $2' || fail "adaptive not far below at 1e9 Gets"
+between "$out" || fail "static placement charged not between, 1e9 Gets"
 out=$("$bin" --num=4000000 --zipf=0.01 --levels=1 --budgets=4 \
   --exact_ranks=1000 --adaptive_gets=1000)
 echo "adaptive, uniform, 1000 Gets:$(row "$out" "4.00, adaptive")"
@@ -109,8 +130,13 @@ if [ $# -ge 3 ]; then
   out=$("$bin" --num=30000 --db="$db" "${flags[@]}" --adaptive_gets=1)
   [ "$(row "$out" "4.00, adaptive")" = "$alone" ] ||
     fail "adaptive bound of the database for 1 Get differs"
+  [ "$(row "$out" "$charged")" = "$alone" ] ||
+    fail "static placement charged for 1 Get differs (database)"
   out=$("$bin" --num=30000 --db="$db" "${flags[@]}" --adaptive_gets=100000)
   echo "database, adaptive, 100000 Gets:$(row "$out" "4.00, adaptive")"
+  echo "database, static placement charged:$(row "$out" "$charged")"
+  grep "^placement at" <<<"$out"
   compare "$out" '$1 < $2' || fail "adaptive not below static (database)"
+  between "$out" || fail "static placement charged not between (database)"
 fi
 echo "filter_bound pool: OK"
