@@ -648,15 +648,10 @@ int64_t ProgressStep(int64_t done) {
 // What one thread measured during one benchmark.
 class Stats {
  public:
+  // Starts over from now (also unhooks ShareProgress).
   void Start() {
-    start_ = NowMicros();
-    last_op_finish_ = start_;
-    finish_ = start_;
-    done_ = 0;
-    bytes_ = 0;
-    next_report_ = 100;
-    hist_ = bench::LatencyHistogram();
-    message_.clear();
+    *this = Stats();
+    start_ = last_op_finish_ = finish_ = NowMicros();
   }
 
   void Stop() {
