@@ -96,7 +96,7 @@ struct Flags {
   int64_t max_open_files = 0;  // --open_files
   int64_t cache_size = -1;     // negative: library default
   int64_t bloom_bits = -1;     // negative: no filter
-  bool compression = true;
+  bool compression = true;     // snappy blocks (ApplyStoreSettings)
   bool use_existing_db = false;
   bool reuse_logs = false;
   std::string db;  // empty: <test dir>/dbbench
@@ -153,7 +153,6 @@ const std::vector<bench::Flag>& FlagTable() {
        "block cache bytes (negative: default)"},
       {"bloom_bits", FlagType::kInt, &FLAGS.bloom_bits,
        "Bloom bits per key (negative: no filter)"},
-      {"compression", FlagType::kBool, &FLAGS.compression, "snappy blocks"},
       {"use_existing_db", FlagType::kBool, &FLAGS.use_existing_db,
        "keep the database in --db"},
       {"reuse_logs", FlagType::kBool, &FLAGS.reuse_logs, "Options::reuse_logs"},
@@ -648,15 +647,10 @@ int64_t ProgressStep(int64_t done) {
 // What one thread measured during one benchmark.
 class Stats {
  public:
+  // Starts over from now (also unhooks ShareProgress).
   void Start() {
-    start_ = NowMicros();
-    last_op_finish_ = start_;
-    finish_ = start_;
-    done_ = 0;
-    bytes_ = 0;
-    next_report_ = 100;
-    hist_ = bench::LatencyHistogram();
-    message_.clear();
+    *this = Stats();
+    start_ = last_op_finish_ = finish_ = NowMicros();
   }
 
   void Stop() {
@@ -1208,35 +1202,31 @@ class Benchmark {
   // for an absent key next to the drawn one: its key plus one byte, which
   // sorts between it and the next key and is never written.
   void ReadZipf(ThreadState* thread) {
+    const zipf_keys::KeyDist dist = KeyDist();
+    if (dist == zipf_keys::KeyDist::kLatest) return ReadLatest(thread);
+    if (dist == zipf_keys::KeyDist::kZipf) {
+      const ScrambledZipfian& zipf = Zipf();
+      return LookupLoop(thread, [&zipf](SplitMix64* r) {
+        return zipf.Next(r->NextDouble());
+      });
+    }
+    if (dist == zipf_keys::KeyDist::kOrderedZipf) {
+      const zipf_keys::Zipfian& zipf = OrderedZipf();
+      return LookupLoop(thread, [&zipf](SplitMix64* r) {
+        return zipf.Rank(r->NextDouble());
+      });
+    }
+    const zipf_keys::Hotspot& hotspot = HotspotDist();
+    LookupLoop(thread, [&hotspot](SplitMix64* r) {
+      const double part = r->NextDouble();
+      return hotspot.Next(part, r->NextDouble());
+    });
+  }
+
+  static zipf_keys::KeyDist KeyDist() {
     zipf_keys::KeyDist dist = zipf_keys::KeyDist::kZipf;
     zipf_keys::ParseKeyDist(FLAGS.key_dist, &dist);  // checked at startup
-    switch (dist) {
-      case zipf_keys::KeyDist::kZipf: {
-        const ScrambledZipfian& zipf = Zipf();
-        LookupLoop(thread, [&zipf](SplitMix64* rng) {
-          return zipf.Next(rng->NextDouble());
-        });
-        return;
-      }
-      case zipf_keys::KeyDist::kOrderedZipf: {
-        const zipf_keys::Zipfian& zipf = OrderedZipf();
-        LookupLoop(thread, [&zipf](SplitMix64* rng) {
-          return zipf.Rank(rng->NextDouble());
-        });
-        return;
-      }
-      case zipf_keys::KeyDist::kHotspot: {
-        const zipf_keys::Hotspot& hotspot = HotspotDist();
-        LookupLoop(thread, [&hotspot](SplitMix64* rng) {
-          const double part = rng->NextDouble();
-          return hotspot.Next(part, rng->NextDouble());
-        });
-        return;
-      }
-      case zipf_keys::KeyDist::kLatest:
-        ReadLatest(thread);
-        return;
-    }
+    return dist;
   }
 
   using LookupCounts = zipf_keys::LookupCounts;
@@ -1434,28 +1424,23 @@ class Benchmark {
   }
 
   std::string DescribeKeyDist(const char* name) {
-    char theta[32];
-    std::snprintf(theta, sizeof(theta), "theta %.2f", FLAGS.zipf);
-    zipf_keys::KeyDist dist = zipf_keys::KeyDist::kZipf;
-    zipf_keys::ParseKeyDist(FLAGS.key_dist, &dist);
-    if (std::strcmp(name, "readlatest") == 0)
-      dist = zipf_keys::KeyDist::kLatest;
-    switch (dist) {
-      case zipf_keys::KeyDist::kZipf:
-        return theta;
-      case zipf_keys::KeyDist::kOrderedZipf:
-        return std::string("ordered_zipf, ") + theta;
-      case zipf_keys::KeyDist::kLatest:
-        return std::string("latest, ") + theta;
-      case zipf_keys::KeyDist::kHotspot:
-        break;
-    }
-    const zipf_keys::Hotspot& hot = HotspotDist();
+    const zipf_keys::KeyDist dist = std::strcmp(name, "readlatest") == 0
+                                        ? zipf_keys::KeyDist::kLatest
+                                        : KeyDist();
     char text[160];
-    std::snprintf(text, sizeof(text),
-                  "hotspot, %.2f of the lookups on keys [%" PRIu64 ", %" PRIu64
-                  ")",
-                  FLAGS.hot_op_fraction, hot.hot_begin(), hot.hot_end());
+    if (dist == zipf_keys::KeyDist::kHotspot) {
+      const zipf_keys::Hotspot& hot = HotspotDist();
+      std::snprintf(text, sizeof(text),
+                    "hotspot, %.2f of the lookups on keys [%" PRIu64
+                    ", %" PRIu64 ")",
+                    FLAGS.hot_op_fraction, hot.hot_begin(), hot.hot_end());
+    } else {
+      // "theta T", or the distribution's name before it.
+      std::snprintf(
+          text, sizeof(text), "%s%stheta %.2f",
+          dist == zipf_keys::KeyDist::kZipf ? "" : zipf_keys::KeyDistName(dist),
+          dist == zipf_keys::KeyDist::kZipf ? "" : ", ", FLAGS.zipf);
+    }
     return text;
   }
 

@@ -6,9 +6,9 @@
 //               miss, one and two threads sharing one cache;
 //   BM_Table*   TableBuilder writing a table to /tmp; point lookups through
 //               Table::Open and NewIterator()->Seek, with and without Bloom.
-// `micro_bench --count=cache|bloom` instead does a fixed amount of work (1M
-// cache lookups, or 1M Bloom misses) for exact instruction counts under
-// `valgrind --tool=callgrind`, where timed loops are noisy.
+// `micro_bench --count=cache` instead does a fixed amount of work (1M cache
+// lookups) for exact instruction counts under `valgrind --tool=callgrind`,
+// where timed loops are noisy.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -308,28 +308,13 @@ int CountCacheHits() {
   return hits == kCountOps ? 0 : 1;
 }
 
-int CountBloomMisses() {
-  std::unique_ptr<const leveldb::FilterPolicy> policy(
-      leveldb::NewBloomFilterPolicy(10));
-  const std::string filter = CreateFilter(*policy, MakeKeys(10000, 0));
-  unsigned long maybe = 0;
-  char buf[32];
-  for (int i = 0; i < kCountOps; i++) {
-    const int len = std::snprintf(buf, sizeof(buf), "miss%d", i);
-    maybe += policy->KeyMayMatch(Slice(buf, len), filter) ? 1 : 0;
-  }
-  std::printf("bloom false positives: %lu of %d\n", maybe, kCountOps);
-  return 0;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc == 2 && std::strncmp(argv[1], "--count=", 8) == 0) {
     const std::string what = argv[1] + 8;
     if (what == "cache") return CountCacheHits();
-    if (what == "bloom") return CountBloomMisses();
-    std::fprintf(stderr, "micro_bench: --count must be cache or bloom\n");
+    std::fprintf(stderr, "micro_bench: --count must be cache\n");
     return 2;
   }
   benchmark::Initialize(&argc, argv);

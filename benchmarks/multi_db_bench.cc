@@ -33,10 +33,14 @@ namespace {
 
 struct Settings {
   int64_t dbs = 4, num = 400000, reads = 50000, warmup = 50000, rounds = 2;
-  int64_t budget_bytes = 0, value_size = 112, seed = 301;
-  double hot_share = 0.9, db_zipf = 0.99, zero_lookup_ratio = 0.5;
+  int64_t budget_bytes = 0;  // B: --num / 2
   std::string dists = "onehot,zipf,even", dir = "/tmp/multi_db_bench";
 } S;
+
+// The workload: values, seed, db0's share of the one-hot Gets, the theta of
+// the Zipfian over databases, and the share of Gets for absent keys.
+constexpr int64_t kValueSize = 112, kSeed = 301;
+constexpr double kHotShare = 0.9, kDbZipf = 0.99, kZeroLookupRatio = 0.5;
 
 [[noreturn]] void Die(const std::string& msg) {
   std::fprintf(stderr, "multi_db_bench: %s\n", msg.c_str());
@@ -55,12 +59,6 @@ void ParseSettings(int argc, char** argv) {
       {"reads", FlagType::kInt, &S.reads, "measured Gets per run", 1},
       {"warmup", FlagType::kInt, &S.warmup, "Gets before measuring", 0},
       {"rounds", FlagType::kInt, &S.rounds, "rounds of every run", 1},
-      {"budget_bytes", FlagType::kInt, &S.budget_bytes, "B; 0: --num / 2", 0},
-      {"value_size", FlagType::kInt, &S.value_size, "bytes per value", 1},
-      {"seed", FlagType::kInt, &S.seed, "seed of keys and Gets", 0},
-      {"hot_share", FlagType::kDouble, &S.hot_share, "onehot: db0's share"},
-      {"db_zipf", FlagType::kDouble, &S.db_zipf, "zipf: theta over dbs"},
-      {"zero_lookup_ratio", FlagType::kDouble, &S.zero_lookup_ratio, "absent"},
       {"dists", FlagType::kString, &S.dists, "onehot,zipf,even (any)"},
       {"dir", FlagType::kString, &S.dir, "parent of the databases"},
   };
@@ -70,16 +68,11 @@ void ParseSettings(int argc, char** argv) {
     if (!error.empty()) bench::PrintFlags(table, 18);
     if (!error.empty()) Die(error);
   }
-  if (S.dbs > 1024 || S.num < S.dbs || !(S.hot_share > 0) || S.hot_share > 1 ||
-      !(S.db_zipf > 0) || S.db_zipf >= 1 || !(S.zero_lookup_ratio >= 0) ||
-      S.zero_lookup_ratio > 1) {
-    Die("need --dbs <= min(1024, --num), --hot_share in (0, 1], --db_zipf "
-        "in (0, 1), --zero_lookup_ratio in [0, 1]");
-  }
+  if (S.dbs > 1024 || S.num < S.dbs) Die("need --dbs <= min(1024, --num)");
   for (const std::string& d : bench::SplitCommas(S.dists)) {
     if (d != "onehot" && d != "zipf" && d != "even") Die("bad --dists: " + d);
   }
-  if (S.budget_bytes == 0) S.budget_bytes = S.num / 2;
+  S.budget_bytes = S.num / 2;
 }
 
 uint64_t KeysPerDb() { return static_cast<uint64_t>(S.num / S.dbs); }
@@ -138,15 +131,15 @@ std::string LevelShares(leveldb::DB* db) {
 void Load() {
   for (int i = 0; i < S.dbs; ++i) leveldb::DestroyDB(DbName(i), {});
   leveldb::Env::Default()->CreateDir(S.dir);
-  zipf_keys::ValueSource values(S.value_size, 0.5);
+  zipf_keys::ValueSource values(kValueSize, 0.5);
   zipf_keys::KeyFormatter key;
   {
     Open o;
     OpenAll("load", &o);
     for (int i = 0; i < S.dbs; ++i) {
       leveldb::WriteBatch batch;
-      for (uint32_t k : zipf_keys::UniqueKeyOrder(KeysPerDb(), S.seed + i)) {
-        const std::string_view kv = key.Set(k), v = values.Next(S.value_size);
+      for (uint32_t k : zipf_keys::UniqueKeyOrder(KeysPerDb(), kSeed + i)) {
+        const std::string_view kv = key.Set(k), v = values.Next(kValueSize);
         batch.Put({kv.data(), kv.size()}, {v.data(), v.size()});
         if (batch.ApproximateSize() < 65536) continue;
         Check(o.dbs[i]->Write({}, &batch));
@@ -178,8 +171,8 @@ int ChooseDb(const std::string& dist, const zipf_keys::Zipfian& zipf,
              double u) {
   if (dist == "zipf") return static_cast<int>(zipf.Rank(u));
   if (dist == "even") return static_cast<int>(u * S.dbs);
-  if (S.dbs == 1 || u < S.hot_share) return 0;
-  const double cold = (u - S.hot_share) / (1 - S.hot_share);
+  if (S.dbs == 1 || u < kHotShare) return 0;
+  const double cold = (u - kHotShare) / (1 - kHotShare);
   return std::min<int>(S.dbs - 1, 1 + static_cast<int>(cold * (S.dbs - 1)));
 }
 
@@ -187,7 +180,7 @@ int ChooseDb(const std::string& dist, const zipf_keys::Zipfian& zipf,
 // read-path protocol; fails on a wrong answer.
 void Gets(const Open& o, const std::string& dist, int64_t n,
           zipf_keys::SplitMix64* rng) {
-  const zipf_keys::Zipfian db_zipf(S.dbs, S.db_zipf);
+  const zipf_keys::Zipfian db_zipf(S.dbs, kDbZipf);
   const zipf_keys::ScrambledZipfian zipf(KeysPerDb(), 0.99);
   leveldb::ReadOptions options;
   options.fill_cache = false;
@@ -196,7 +189,7 @@ void Gets(const Open& o, const std::string& dist, int64_t n,
   for (int64_t g = 0; g < n; ++g) {
     const int db = ChooseDb(dist, db_zipf, rng->NextDouble());
     const zipf_keys::ZipfLookup l =
-        zipf_keys::NextZipfLookup(zipf, S.zero_lookup_ratio, rng);
+        zipf_keys::NextZipfLookup(zipf, kZeroLookupRatio, rng);
     const auto k = key.Set(l.key, l.absent ? zipf_keys::kAbsentSuffix : "");
     const leveldb::Status s =
         o.dbs[db]->Get(options, {k.data(), k.size()}, &value);
@@ -213,7 +206,7 @@ void Gets(const Open& o, const std::string& dist, int64_t n,
 void Settle() {
   Open o;
   OpenAll("split", &o);
-  zipf_keys::SplitMix64 rng(zipf_keys::ThreadSeed64(S.seed, 0));
+  zipf_keys::SplitMix64 rng(zipf_keys::ThreadSeed64(kSeed, 0));
   for (int pass = 0; pass < 2; ++pass) {
     if (pass == 1) Gets(o, "even", S.warmup, &rng);
     for (std::string last, now;; last.swap(now)) {
@@ -291,7 +284,7 @@ Row Run(const std::string& config, const std::string& dist, int round) {
   const std::map<int, uint64_t> before_open = ThreadCpu();
   Open o;
   OpenAll(config, &o);
-  zipf_keys::SplitMix64 rng(zipf_keys::ThreadSeed64(S.seed, round));
+  zipf_keys::SplitMix64 rng(zipf_keys::ThreadSeed64(kSeed, round));
   Gets(o, dist, S.warmup, &rng);
   Row r(kColumns, 0.0);
   DbStats(o, config == "shared", &r);

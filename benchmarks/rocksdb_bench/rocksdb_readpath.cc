@@ -47,14 +47,11 @@ struct Flags {
   int64_t threads = 1;
   int64_t max_open_files = -1;  // -1: every table stays open
   int64_t value_size = 100;
-  double compression_ratio = 0.5;
-  bool compression = true;       // snappy
   double bloom_bits = 4;         // negative: no filter
   std::string filter = "bloom";  // or "ribbon"
   int64_t target_file_size_base = 64 << 20;
   int64_t write_buffer_size = 4 << 20;   // LevelDB's default
   int64_t max_bytes_for_level_base = 0;  // 0: RocksDB's default
-  int64_t block_size = 4096;
   bool direct_io = true;
   bool fill_cache = false;
   bool use_existing_db = false;
@@ -66,12 +63,17 @@ struct Flags {
 
 Flags FLAGS;
 
+// Fixed, as db_bench's defaults: values that compress to half their size
+// (snappy), 4 KiB blocks.
+constexpr double kCompressionRatio = 0.5;
+constexpr size_t kBlockSize = 4096;
+
 using bench::FlagType;
 
 const std::vector<bench::Flag>& FlagTable() {
   static const std::vector<bench::Flag> table = {
       {"benchmarks", FlagType::kString, &FLAGS.benchmarks,
-       "comma-separated: fillunique, settle, readzipf, stats"},
+       "comma-separated: fillunique, settle, readzipf"},
       {"num", FlagType::kInt, &FLAGS.num, "number of keys"},
       {"reads", FlagType::kInt, &FLAGS.reads,
        "readzipf Gets per thread (negative: --num)"},
@@ -80,10 +82,6 @@ const std::vector<bench::Flag>& FlagTable() {
       {"max_open_files", FlagType::kInt, &FLAGS.max_open_files,
        "Options::max_open_files (-1: all tables open)"},
       {"value_size", FlagType::kInt, &FLAGS.value_size, "bytes per value"},
-      {"compression_ratio", FlagType::kDouble, &FLAGS.compression_ratio,
-       "fraction of its size a value compresses to, in (0, 1]"},
-      {"compression", FlagType::kBool, &FLAGS.compression,
-       "snappy-compress blocks"},
       {"bloom_bits", FlagType::kDouble, &FLAGS.bloom_bits,
        "filter bits per key (negative: none); Bloom-equivalent for ribbon"},
       {"filter", FlagType::kString, &FLAGS.filter,
@@ -95,8 +93,6 @@ const std::vector<bench::Flag>& FlagTable() {
       {"max_bytes_for_level_base", FlagType::kInt,
        &FLAGS.max_bytes_for_level_base,
        "Options::max_bytes_for_level_base (0: RocksDB default)"},
-      {"block_size", FlagType::kInt, &FLAGS.block_size,
-       "BlockBasedTableOptions::block_size"},
       {"direct_io", FlagType::kBool, &FLAGS.direct_io,
        "Options::use_direct_reads"},
       {"fill_cache", FlagType::kBool, &FLAGS.fill_cache,
@@ -144,8 +140,6 @@ void ParseFlags(int argc, char** argv) {
           "--max_open_files must be -1 (all tables open) or at least 20");
   require(FLAGS.value_size >= 0 && FLAGS.value_size <= (64 << 20),
           "--value_size must be in [0, 64 MiB]");
-  require(FLAGS.compression_ratio > 0 && FLAGS.compression_ratio <= 1,
-          "--compression_ratio must be in (0, 1]");
   require(FLAGS.zipf > 0 && FLAGS.zipf < 1, "--zipf must be in (0, 1)");
   require(FLAGS.zero_lookup_ratio >= 0 && FLAGS.zero_lookup_ratio <= 1,
           "--zero_lookup_ratio must be in [0, 1]");
@@ -153,7 +147,7 @@ void ParseFlags(int argc, char** argv) {
     Die("--filter must be bloom or ribbon, got '" + FLAGS.filter + "'");
   }
   require(FLAGS.target_file_size_base >= 1 && FLAGS.write_buffer_size >= 1 &&
-              FLAGS.block_size >= 1 && FLAGS.max_bytes_for_level_base >= 0,
+              FLAGS.max_bytes_for_level_base >= 0,
           "sizes must be positive");
 }
 
@@ -253,10 +247,8 @@ class ReadPathBench {
         FillUnique();
       } else if (name == "settle") {
         Settle();
-      } else if (name == "readzipf") {
-        ReadZipf();
       } else {
-        PrintDbStats();
+        ReadZipf();
       }
       std::fflush(stdout);
     }
@@ -271,10 +263,8 @@ class ReadPathBench {
     std::vector<std::string> plan;
     for (const std::string& name : bench::SplitCommas(FLAGS.benchmarks)) {
       if (name.empty()) continue;
-      if (name != "fillunique" && name != "settle" && name != "readzipf" &&
-          name != "stats") {
-        Die("unknown benchmark '" + name +
-            "' (fillunique, settle, readzipf, stats)");
+      if (name != "fillunique" && name != "settle" && name != "readzipf") {
+        Die("unknown benchmark '" + name + "' (fillunique, settle, readzipf)");
       }
       plan.push_back(name);
     }
@@ -304,11 +294,10 @@ class ReadPathBench {
     }
     options.max_open_files = static_cast<int>(FLAGS.max_open_files);
     options.use_direct_reads = FLAGS.direct_io;
-    options.compression = FLAGS.compression ? rocksdb::kSnappyCompression
-                                            : rocksdb::kNoCompression;
+    options.compression = rocksdb::kSnappyCompression;
 
     rocksdb::BlockBasedTableOptions table;
-    table.block_size = static_cast<size_t>(FLAGS.block_size);
+    table.block_size = kBlockSize;
     table.filter_policy = NewFilterPolicy();
     table.cache_index_and_filter_blocks = false;  // held by table readers
     table.no_block_cache = !FLAGS.fill_cache;
@@ -365,7 +354,7 @@ class ReadPathBench {
                 ROCKSDB_PATCH);
     std::printf("Keys:       %d bytes each\n", zipf_keys::kKeySize);
     std::printf("Values:     %" PRId64 " bytes each (ratio %.2f)\n",
-                FLAGS.value_size, FLAGS.compression_ratio);
+                FLAGS.value_size, kCompressionRatio);
     std::printf("Entries:    %" PRId64 "\n", FLAGS.num);
     std::printf("Threads:    %" PRId64 "\n", FLAGS.threads);
     if (FLAGS.bloom_bits >= 0 && FLAGS.filter == "ribbon") {
@@ -382,10 +371,9 @@ class ReadPathBench {
     }
     std::printf("Options:    leveled, target_file_size_base %" PRId64
                 ", write_buffer_size %" PRId64 ", max_open_files %" PRId64
-                ", block %" PRId64 ", %s\n",
+                ", block %zu, snappy\n",
                 FLAGS.target_file_size_base, FLAGS.write_buffer_size,
-                FLAGS.max_open_files, FLAGS.block_size,
-                FLAGS.compression ? "snappy" : "no compression");
+                FLAGS.max_open_files, kBlockSize);
     std::printf("DirectIO:   %s; fill_cache=%d (%s)\n",
                 FLAGS.direct_io ? "on (use_direct_reads)" : "off",
                 FLAGS.fill_cache ? 1 : 0,
@@ -428,7 +416,7 @@ class ReadPathBench {
   void WriteShare(const std::vector<uint32_t>& order, int64_t begin,
                   int64_t end, ThreadResult* t) {
     const size_t value_size = static_cast<size_t>(FLAGS.value_size);
-    zipf_keys::ValueSource values(value_size, FLAGS.compression_ratio);
+    zipf_keys::ValueSource values(value_size, kCompressionRatio);
     zipf_keys::KeyFormatter key;
     const rocksdb::WriteOptions write_options;
     for (int64_t i = begin; i < end; i++) {
@@ -548,13 +536,6 @@ class ReadPathBench {
       std::printf("rocksdb.estimate-table-readers-mem: %" PRIu64
                   " bytes = %.2f bits per %s (index + filter)\n",
                   readers, readers * 8 / keys, per);
-    }
-  }
-
-  void PrintDbStats() {
-    std::string stats;
-    if (db_->GetProperty(rocksdb::DB::Properties::kStats, &stats)) {
-      std::printf("\n%s\n", stats.c_str());
     }
   }
 

@@ -139,12 +139,15 @@ void Client::RewriteExisting(OpType type, const std::string& key) {
   }
 }
 
-void Client::LoadRecord(uint64_t key_number) {
-  const std::string key = workload_->Key(key_number);
+void Client::WriteAllFields(OpType type, const std::string& key) {
   BuildAllFields(&fields_);
   const uint64_t start = NowNanos();
-  Write(kInsert, key, fields_);
-  Finish(kInsert, start);
+  Write(type, key, fields_);
+  Finish(type, start);
+}
+
+void Client::LoadRecord(uint64_t key_number) {
+  WriteAllFields(kInsert, workload_->Key(key_number));
 }
 
 void Client::DoTransaction() {
@@ -197,11 +200,8 @@ void Client::DoReadAbsent() {
 void Client::DoUpdate() {
   const std::string key = workload_->Key(NextKeyNumber());
   if (spec_.write_all_fields) {
-    // Every field is replaced: a blind write, no need to read the record.
-    BuildAllFields(&fields_);
-    const uint64_t start = NowNanos();
-    Write(kUpdate, key, fields_);
-    Finish(kUpdate, start);
+    // Every field is replaced: no need to read the record.
+    WriteAllFields(kUpdate, key);
     return;
   }
   const uint64_t start = NowNanos();
@@ -210,11 +210,7 @@ void Client::DoUpdate() {
 }
 
 void Client::DoInsert() {
-  const std::string key = workload_->Key(workload_->insert_sequence()->Next());
-  BuildAllFields(&fields_);
-  const uint64_t start = NowNanos();
-  Write(kInsert, key, fields_);
-  Finish(kInsert, start);
+  WriteAllFields(kInsert, workload_->Key(workload_->insert_sequence()->Next()));
 }
 
 void Client::DoScan() {

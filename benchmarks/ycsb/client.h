@@ -69,6 +69,8 @@ class Client {
   bool ReadExisting(OpType type, const std::string& key);
   void Write(OpType type, const std::string& key,
              const std::vector<Field>& fields);
+  // A timed blind write of a record whose fields are all built anew.
+  void WriteAllFields(OpType type, const std::string& key);
   // One Get and one Put: the record read is the one updated and written.
   void RewriteExisting(OpType type, const std::string& key);
   void Finish(OpType type, uint64_t start_nanos);

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -107,11 +106,19 @@ void CopyCounts(const bench::ClientThreads& threads, PhaseResult* result) {
   result->client_runqueue_wait_ns = cpu.runqueue_wait_ns;
 }
 
-// Runs body(client, thread) on one thread per client and fills `result`.
+// Share `index` of `total` split into `parts` nearly equal parts.
+uint64_t PartBegin(uint64_t total, int parts, int index) {
+  return static_cast<uint64_t>(
+      (static_cast<unsigned __int128>(total) * static_cast<unsigned>(index)) /
+      static_cast<unsigned>(parts));
+}
+
+// Runs item(client, n) for n in [0, total_operations), split into one
+// contiguous share per client thread, and fills `result`.
+template <typename Item>
 void RunPhase(const std::string& name, uint64_t total_operations, int phase,
               Workload* workload, Database* database,
-              const PhaseOptions& options,
-              const std::function<void(Client*, int)>& body,
+              const PhaseOptions& options, const Item& item,
               PhaseResult* result) {
   const int threads = std::max(options.threads, 1);
   ClientList clients;
@@ -121,12 +128,19 @@ void RunPhase(const std::string& name, uint64_t total_operations, int phase,
   database->ResetIoStats();
   bench::ClientThreads client_threads(threads);
   const uint64_t start = NowNanos();
-  client_threads.Run([&body, &clients](int i) { body(clients[i].get(), i); },
-                     [&](std::vector<std::thread>&) {
-                       return std::make_unique<ProgressMonitor>(
-                           name, total_operations, &clients,
-                           workload->spec().status_interval, options.progress);
-                     });
+  client_threads.Run(
+      [&](int i) {
+        const uint64_t end = PartBegin(total_operations, threads, i + 1);
+        for (uint64_t n = PartBegin(total_operations, threads, i); n < end;
+             ++n) {
+          item(clients[i].get(), n);
+        }
+      },
+      [&](std::vector<std::thread>&) {
+        return std::make_unique<ProgressMonitor>(
+            name, total_operations, &clients, workload->spec().status_interval,
+            options.progress);
+      });
   *result = PhaseResult();
   CopyCounts(client_threads, result);
   result->name = name;
@@ -134,13 +148,6 @@ void RunPhase(const std::string& name, uint64_t total_operations, int phase,
   result->seconds = static_cast<double>(NowNanos() - start) / 1e9;
   for (const auto& client : clients) result->stats.Merge(client->stats());
   result->engine_stats = database->StatsReport();
-}
-
-// Share `index` of `total` split into `parts` nearly equal parts.
-uint64_t PartBegin(uint64_t total, int parts, int index) {
-  return static_cast<uint64_t>(
-      (static_cast<unsigned __int128>(total) * static_cast<unsigned>(index)) /
-      static_cast<unsigned>(parts));
 }
 
 std::string Microseconds(double nanos) {
@@ -153,34 +160,18 @@ std::string Microseconds(double nanos) {
 
 void RunLoadPhase(Workload* workload, Database* database,
                   const PhaseOptions& options, PhaseResult* result) {
-  const uint64_t records = static_cast<uint64_t>(workload->spec().record_count);
-  const int threads = std::max(options.threads, 1);
   RunPhase(
-      "load", records, 0, workload, database, options,
-      [records, threads](Client* client, int thread) {
-        const uint64_t end = PartBegin(records, threads, thread + 1);
-        for (uint64_t n = PartBegin(records, threads, thread); n < end; ++n) {
-          client->LoadRecord(n);
-        }
-      },
-      result);
+      "load", static_cast<uint64_t>(workload->spec().record_count), 0, workload,
+      database, options,
+      [](Client* client, uint64_t n) { client->LoadRecord(n); }, result);
 }
 
 void RunTransactionPhase(Workload* workload, Database* database,
                          const PhaseOptions& options, PhaseResult* result) {
-  const uint64_t operations =
-      static_cast<uint64_t>(workload->spec().operation_count);
-  const int threads = std::max(options.threads, 1);
   RunPhase(
-      "run", operations, 1, workload, database, options,
-      [operations, threads](Client* client, int thread) {
-        const uint64_t end = PartBegin(operations, threads, thread + 1);
-        for (uint64_t i = PartBegin(operations, threads, thread); i < end;
-             ++i) {
-          client->DoTransaction();
-        }
-      },
-      result);
+      "run", static_cast<uint64_t>(workload->spec().operation_count), 1,
+      workload, database, options,
+      [](Client* client, uint64_t) { client->DoTransaction(); }, result);
 }
 
 std::string FormatReport(const PhaseResult& result) {
