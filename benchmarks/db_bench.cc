@@ -96,7 +96,7 @@ struct Flags {
   int64_t max_open_files = 0;  // --open_files
   int64_t cache_size = -1;     // negative: library default
   int64_t bloom_bits = -1;     // negative: no filter
-  bool compression = true;     // snappy blocks (ApplyStoreSettings)
+  bool compression = true;
   bool use_existing_db = false;
   bool reuse_logs = false;
   std::string db;  // empty: <test dir>/dbbench
@@ -153,6 +153,7 @@ const std::vector<bench::Flag>& FlagTable() {
        "block cache bytes (negative: default)"},
       {"bloom_bits", FlagType::kInt, &FLAGS.bloom_bits,
        "Bloom bits per key (negative: no filter)"},
+      {"compression", FlagType::kBool, &FLAGS.compression, "snappy blocks"},
       {"use_existing_db", FlagType::kBool, &FLAGS.use_existing_db,
        "keep the database in --db"},
       {"reuse_logs", FlagType::kBool, &FLAGS.reuse_logs, "Options::reuse_logs"},
