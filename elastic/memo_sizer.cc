@@ -38,18 +38,28 @@ size_t MemoSizer::Next(const Sample& sample, const UnitValues& units) {
     hits[r] = sample.hits_at[r] - last_.hits_at[r];
   }
   last_ = sample;
-  // Reads per Get per byte: the oldest quarter of the ways holds a quarter
-  // of the bytes, the older half half of them.
+  // Reads per Get per byte. A doubling adds kRanks more quarters, each
+  // earning less than the one before: the fall from the next-to-oldest
+  // quarter to the oldest, repeated. Halving loses the older half.
   const double bytes = static_cast<double>(sample.bytes);
   const double per_get = 1.0 / static_cast<double>(gets);
   const uint64_t oldest = hits[kRanks - 1];
+  const uint64_t next_oldest = hits[kRanks - 2];
+  const double fall =
+      next_oldest > oldest ? static_cast<double>(oldest) / next_oldest : 1.0;
+  double doubling_hits = 0;
+  double quarter_hits = static_cast<double>(oldest);
+  for (int r = 0; r < kRanks; ++r) {
+    quarter_hits *= fall;
+    doubling_hits += quarter_hits;
+  }
   uint64_t older_half = 0;
   for (int r = kRanks / 2; r < kRanks; ++r) older_half += hits[r];
-  const double last_quarter_value = oldest * per_get / (bytes / kRanks);
+  const double doubling_value = doubling_hits * per_get / bytes;
   const double older_half_value = older_half * per_get / (bytes / 2);
   size_t wanted = sample.bytes;
   if (oldest >= options_.min_hits &&
-      last_quarter_value > units.taken * options_.margin) {
+      doubling_value > units.taken * options_.margin) {
     wanted = Clamp(sample.bytes * 2);
   } else if (older_half_value * options_.margin < units.given) {
     wanted = Clamp(sample.bytes / 2);

@@ -3,12 +3,14 @@
 //
 // The memo's side is measured: its hits per Get over a window of Gets, per
 // rank of the entries hit (FalsePositiveMemo keeps each set's entries from
-// newest to oldest). The oldest quarter of the ways is what the memo's last
-// quarter of bytes earns, taken as what as many more bytes would earn; the
-// older half, what halving it would lose. The units' side is the
-// MultiQueue's model (MultiQueue::UnitValue): what the cheapest units
-// worth the bytes a doubling takes save, and what the best units not
-// loaded would save with the bytes a halving gives.
+// newest to oldest, so rank r holds about the r-th quarter of the bytes by
+// age). What a doubling would earn is extrapolated from the oldest quarter:
+// as many quarters again, each earning less than the one before by the
+// fall from the next-to-oldest quarter to the oldest. What halving would
+// lose is what the older half earned. The units' side is the MultiQueue's
+// model (MultiQueue::UnitValue): what the cheapest units worth the bytes a
+// doubling takes save, and what the best units not loaded would save with
+// the bytes a halving gives.
 //
 // At the end of each window the size doubles when the memo's side wins by
 // the margin, halves when the units' side does, and stays otherwise;

@@ -118,6 +118,24 @@ TEST(MemoSizerTest, GrowingWeighsTakenUnitsShrinkingWeighsGivenOnes) {
             sizer.Next(At(2 * kWindow, bytes, 2 * hits, 2 * hits), units));
 }
 
+TEST(MemoSizerTest, HitsFallingWithAgeCountForLessWhenGrowing) {
+  const size_t bytes = 16384;
+  // Flat hits: a doubling adds four quarters earning what the oldest did.
+  MemoSizer flat(Sizing());
+  flat.Next(At(0, bytes, 0, 0), Units(0));
+  const double flat_value = 4 * QuarterValue(100, bytes) / 4;
+  EXPECT_EQ(2 * bytes,
+            flat.Next(At(kWindow, bytes, 100, 100), Units(flat_value / 2.5)));
+  // The oldest quarter earned half the next-to-oldest: the doubling's four
+  // quarters earn 25 + 12.5 + 6.25 + 3.125 hits, under an eighth of flat.
+  MemoSizer::Sample falling = At(kWindow, bytes, 200, 100);
+  falling.hits_at[MemoSizer::kRanks - 1] = 50;
+  MemoSizer sizer(Sizing());
+  sizer.Next(At(0, bytes, 0, 0), Units(0));
+  EXPECT_EQ(bytes, sizer.Next(falling, Units(flat_value / 2.5)));
+  EXPECT_EQ(0u, sizer.grows());
+}
+
 TEST(MemoSizerTest, AFewHitsAreNoReasonToGrow) {
   const size_t bytes = 16384;
   MemoSizer sizer(Sizing());
