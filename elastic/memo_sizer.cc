@@ -23,7 +23,26 @@ bool MemoSizer::Due(const Sample& sample) const {
          sample.now - last_.now >= options_.window_gets;
 }
 
+size_t MemoSizer::Shrunk(const Sample& sample) {
+  const size_t half = Clamp(sample.bytes / 2);
+  if (half < sample.bytes) return half;
+  resting_ = true;
+  rest_start_ = sample.now;
+  return 0;
+}
+
 size_t MemoSizer::Next(const Sample& sample, const UnitValues& units) {
+  if (resting_) {
+    const uint64_t rest = options_.window_gets * options_.rest_windows;
+    if (sample.now >= rest_start_ && sample.now - rest_start_ < rest) {
+      return 0;
+    }
+    // Rested (or the clock went back): measure again at the smallest size.
+    resting_ = false;
+    started_ = false;
+    ++grows_;
+    return Clamp(options_.min_bytes);
+  }
   if (Starts(sample)) {
     // A new window starts with the memo's current size (the budget may have
     // granted less than asked).
@@ -62,10 +81,13 @@ size_t MemoSizer::Next(const Sample& sample, const UnitValues& units) {
       doubling_value > units.taken * options_.margin) {
     wanted = Clamp(sample.bytes * 2);
   } else if (older_half_value * options_.margin < units.given) {
-    wanted = Clamp(sample.bytes / 2);
+    wanted = Shrunk(sample);
   }
   if (wanted > sample.bytes) ++grows_;
   if (wanted < sample.bytes) ++shrinks_;
+  // The next window starts now, at the new size (if the budget grants
+  // less, it starts again when that shows).
+  last_.bytes = wanted;
   return wanted;
 }
 

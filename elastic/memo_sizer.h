@@ -15,9 +15,10 @@
 // At the end of each window the size doubles when the memo's side wins by
 // the margin, halves when the units' side does, and stays otherwise;
 // always within [min_bytes, max_bytes]. The margin keeps it from swinging
-// on noise, and the smallest size keeps measuring, so a memo that stopped
-// paying is tried again if the lookups change. A step needs a few hits to
-// grow on.
+// on noise. A memo at its smallest size that still does not pay is
+// switched off (0 bytes: a Get then skips it at the cost of one load) for
+// rest_windows windows, then measured again at the smallest size, so it
+// comes back if the lookups change. A step needs a few hits to grow on.
 //
 // Pure decisions: no I/O, no threads, not thread-safe (the UnitManager
 // calls it under its mutex).
@@ -39,8 +40,9 @@ class MemoSizer {
     size_t min_bytes = 0;  // the smallest size (rounded as the memo rounds)
     size_t max_bytes = 0;  // the largest; 0: no memo
     uint64_t window_gets = uint64_t{1} << 16;
-    double margin = 1.5;    // > 1
-    uint64_t min_hits = 8;  // hits of the oldest quarter needed to grow
+    double margin = 1.5;        // > 1
+    uint64_t min_hits = 8;      // hits of the oldest quarter needed to grow
+    uint64_t rest_windows = 8;  // windows off before measuring again
   };
 
   // What the memo shows at a moment: the clock (Gets), its bytes and its
@@ -86,10 +88,15 @@ class MemoSizer {
   // Whether `sample` begins a new window (first sample, the size changed,
   // or the clock went back).
   bool Starts(const Sample& sample) const;
+  // The size after a window in which the memo did not pay at `bytes`: half,
+  // or off once it is at its smallest.
+  size_t Shrunk(const Sample& sample);
 
   Options options_;
   bool started_ = false;
-  Sample last_;  // the sample the current window began with
+  Sample last_;           // the sample the current window began with
+  bool resting_ = false;  // switched off since rest_start_
+  uint64_t rest_start_ = 0;
   uint64_t grows_ = 0;
   uint64_t shrinks_ = 0;
 };

@@ -152,9 +152,30 @@ TEST(MemoSizerTest, StaysWithinItsBounds) {
             sizer.Next(At(kWindow, kLargest, 1000, 1000), Units(0.0)));
   EXPECT_EQ(0u, sizer.grows());
   sizer.Next(At(2 * kWindow, kSmallest, 0, 0), Units(0));  // a new window
-  EXPECT_EQ(kSmallest,
-            sizer.Next(At(3 * kWindow, kSmallest, 0, 0), Units(1.0)));
+  // Earning as much as units: it stays at the smallest size.
+  EXPECT_EQ(kSmallest, sizer.Next(At(3 * kWindow, kSmallest, 100, 100),
+                                  Units(QuarterValue(100, kSmallest))));
   EXPECT_EQ(0u, sizer.shrinks());
+}
+
+TEST(MemoSizerTest, OffWhereItDoesNotPayThenMeasuredAgain) {
+  MemoSizer::Options o = Sizing();
+  o.rest_windows = 4;
+  MemoSizer sizer(o);
+  sizer.Next(At(0, kSmallest, 0, 0), Units(0));
+  // At its smallest and still earning nothing: switched off.
+  EXPECT_EQ(0u, sizer.Next(At(kWindow, kSmallest, 0, 0), Units(1.0)));
+  EXPECT_EQ(1u, sizer.shrinks());
+  EXPECT_FALSE(sizer.Due(At(2 * kWindow, 0, 0, 0)));
+  for (uint64_t w = 1; w < 4; ++w) {
+    EXPECT_EQ(0u, sizer.Next(At((1 + w) * kWindow, 0, 0, 0), Units(1.0)));
+  }
+  // Four windows later it measures again at the smallest size.
+  EXPECT_EQ(kSmallest, sizer.Next(At(5 * kWindow, 0, 0, 0), Units(1.0)));
+  EXPECT_EQ(kSmallest, sizer.Next(At(5 * kWindow, kSmallest, 0, 0), Units(1)));
+  // Now it pays: it grows from there.
+  EXPECT_EQ(2 * kSmallest,
+            sizer.Next(At(6 * kWindow, kSmallest, 1000, 1000), Units(0.0)));
 }
 
 TEST(MemoSizerTest, ANewSizeOrAClockGoingBackStartsANewWindow) {

@@ -876,13 +876,15 @@ TEST_F(MQScheduleTest, MemoGivesWayToUnitsAndGrowsBackWhenItPays) {
   // The last table's segments miss their units; the memo is never hit.
   const uint32_t segments = tables_[last]->index.num_segments();
   uint64_t now = 0;
-  for (int window = 0; window < 3; ++window) {
+  auto absent_window = [&](size_t table) {
     for (int i = 0; i < 100; ++i) {
       MQScheduleTestPeer::SetClock(&mqs, ++now);
-      mqs.layer()->RecordAccess(Seg(last, i % segments), /*absent=*/true);
+      mqs.layer()->RecordAccess(Seg(table, i % segments), /*absent=*/true);
     }
     MQScheduleTestPeer::WaitIdle(&mqs);
-  }
+  };
+  absent_window(last);
+  absent_window(last);
   // Halved twice, to the smallest size: the budget's 1/128 rounded down
   // to a power of two of sets.
   EXPECT_EQ(2048u, memo->bytes());
@@ -910,6 +912,16 @@ TEST_F(MQScheduleTest, MemoGivesWayToUnitsAndGrowsBackWhenItPays) {
   EXPECT_EQ(held, memo->CountEntries());  // the entries moved along
   st = MQScheduleTestPeer::GetStats(&mqs);
   EXPECT_EQ(1u, st.memo_grows);
+  check_budget();
+
+  // It stops paying while segments want units: down to the smallest size,
+  // then off.
+  absent_window(last);
+  EXPECT_EQ(2048u, memo->bytes());
+  absent_window(last);
+  EXPECT_EQ(0u, memo->bytes());
+  EXPECT_FALSE(memo->active());
+  EXPECT_FALSE(memo->Contains(7, hash(keys[0]), keys[0]));
   check_budget();
 }
 
