@@ -15,7 +15,7 @@ namespace {
 // goes below kMemoSmallestBytes or 1/kMemoFloorShare of it, whichever is
 // less: the smallest size keeps measuring whether more would pay.
 constexpr uint64_t kMemoShareOfBudget = 8;
-constexpr uint64_t kMemoStartShare = 32;
+constexpr uint64_t kMemoStartShare = 64;
 constexpr uint64_t kMemoFloorShare = 128;
 constexpr uint64_t kMemoSmallestBytes = 4 << 10;
 

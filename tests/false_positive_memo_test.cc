@@ -268,7 +268,7 @@ class FalsePositiveMemoDBTest : public test::DBTestBase<testing::Test> {
 
 TEST_F(FalsePositiveMemoDBTest, RepeatedFalsePositivesArePaidOnce) {
   // A budget large enough for the memo to start at its request.
-  Open(MemoOptions(size_t{1} << 16, size_t{1} << 22));
+  Open(MemoOptions(size_t{1} << 16, size_t{1} << 23));
   Fill(0, 4000);
   FlushAll();
   for (int i = 0; i < 4000; ++i) ASSERT_EQ("NOT_FOUND", Get(AbsentKey(i)));
@@ -327,15 +327,15 @@ TEST_F(FalsePositiveMemoDBTest, ReadsUnderAnOlderSnapshotRecordNothing) {
 }
 
 // Until its first decision (MemoSizer) a memo takes its request, but no
-// more than 1/32 of what the locators leave; memos never take more than
+// more than 1/64 of what the locators leave; memos never take more than
 // 1/8 of it.
 size_t StartingMemoBytes(size_t request, const MQSchedule::Stats& st) {
   return FalsePositiveMemo::RoundBytes(std::min<size_t>(
-      request, (st.budget_bytes - st.locator_bytes) / 32));
+      request, (st.budget_bytes - st.locator_bytes) / 64));
 }
 
 TEST_F(FalsePositiveMemoDBTest, MemoBytesAreChargedToTheBudget) {
-  const size_t budget = size_t{1} << 18;
+  const size_t budget = size_t{1} << 19;
   Open(MemoOptions(size_t{1} << 12, budget));
   Fill(0, 3000);
   FlushAll();

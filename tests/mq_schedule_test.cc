@@ -855,7 +855,7 @@ TEST_F(MQScheduleTest, MemoGivesWayToUnitsAndGrowsBackWhenItPays) {
   const size_t kTables = 60;
   MakeTables(kTables, 6000);
   MQScheduleOptions o = Opts(400000, /*lifetime=*/0, /*background=*/false);
-  o.elastic.false_positive_memo_bytes = 8192;
+  o.elastic.false_positive_memo_bytes = 4096;
   o.memo_window_gets = 100;
   MQSchedule mqs(o);
   for (size_t t = 0; t < kTables; ++t) Attach(&mqs, t, /*initial=*/6);
@@ -863,7 +863,7 @@ TEST_F(MQScheduleTest, MemoGivesWayToUnitsAndGrowsBackWhenItPays) {
   const size_t last = kTables - 1;
   ASSERT_LT(tables_[last]->groups->LoadedCount(0), 6);
   FalsePositiveMemo* memo = mqs.layer()->memo();
-  ASSERT_EQ(8192u, memo->bytes());
+  ASSERT_EQ(4096u, memo->bytes());
   auto check_budget = [&] {
     const MQSchedule::Stats st = MQScheduleTestPeer::GetStats(&mqs);
     EXPECT_LE(st.installed_bytes + st.locator_bytes + st.memo_bytes,
@@ -884,12 +884,11 @@ TEST_F(MQScheduleTest, MemoGivesWayToUnitsAndGrowsBackWhenItPays) {
     MQScheduleTestPeer::WaitIdle(&mqs);
   };
   absent_window(last);
-  absent_window(last);
-  // Halved twice, to the smallest size: the budget's 1/128 rounded down
-  // to a power of two of sets.
+  // Halved, to the smallest size: the budget's 1/128 rounded down to a
+  // power of two of sets.
   EXPECT_EQ(2048u, memo->bytes());
   MQSchedule::Stats st = MQScheduleTestPeer::GetStats(&mqs);
-  EXPECT_EQ(2u, st.memo_shrinks);
+  EXPECT_EQ(1u, st.memo_shrinks);
   EXPECT_EQ(0u, st.memo_grows);
   check_budget();
 
