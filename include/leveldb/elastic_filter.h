@@ -163,10 +163,12 @@ struct LEVELDB_EXPORT ElasticFilterOptions {
   // Bytes of the database's false-positive memo: the (table, key) pairs a
   // data-block read proved absent, so that a key the filter units let
   // through by mistake costs that read once per table, not at every Get
-  // (docs/elasticbf.md, "False-positive memo"). Charged to the budget after
-  // the segment locators and before the units, and never more than what
-  // the locators leave; rounded down to a power of two of 64-byte sets.
-  // 0 (the default): no memo.
+  // (docs/elasticbf.md, "False-positive memo"). This is the most it may
+  // take: within it the memo is sized against the filter units (it grows
+  // where its hits save more reads per byte than units would, shrinks
+  // where they save fewer, and switches itself off where it does not pay),
+  // and memos never take more than an eighth of what the segment locators
+  // leave of the budget. 0 (the default): no memo.
   size_t false_positive_memo_bytes = 0;
   // Page alignment of the data blocks of new tables, in bytes: 0 (off) or
   // a power of two in [512, 65536]. When set, a data block is cut early
