@@ -145,6 +145,8 @@ void PickFilters(Rng* rng, Config* c) {
   c->inherit_hotness = rng->OneIn(2);
   c->initial_units = static_cast<int>(rng->Uniform(3));
   c->bloom = !c->elastic && !rng->OneIn(3);
+  const size_t memo[] = {0, 0, 4 << 10, 1 << 20};
+  c->memo_bytes = Pick(rng, memo);
 }
 
 void PickFaults(const Flags& f, Rng* rng, Config* c) {
@@ -200,16 +202,16 @@ std::string Config::ToString() const {
   std::snprintf(
       buf, sizeof(buf),
       "threads=%d filter=%s unit_kind=%s budget_bits=%g budget_bytes=%zu "
-      "inherit_hotness=%d initial_units=%d max_open_files=%d "
+      "inherit_hotness=%d initial_units=%d memo_bytes=%zu max_open_files=%d "
       "write_buffer_size=%zu max_file_size=%zu block_size=%zu "
       "block_cache=%zu reuse_logs=%d paranoid_checks=%d direct_io=%d "
       "compression=%d sync_fraction=%g power_loss=%d error_rate=%g",
       threads, elastic ? "elastic" : (bloom ? "bloom10" : "none"),
       ribbon ? "ribbon" : "bloom", budget_bits, budget_bytes,
-      inherit_hotness ? 1 : 0, initial_units, max_open_files, write_buffer_size,
-      max_file_size, block_size, block_cache_bytes, reuse_logs ? 1 : 0,
-      paranoid_checks ? 1 : 0, direct_io ? 1 : 0, compression ? 1 : 0,
-      sync_fraction, power_loss ? 1 : 0, error_rate);
+      inherit_hotness ? 1 : 0, initial_units, memo_bytes, max_open_files,
+      write_buffer_size, max_file_size, block_size, block_cache_bytes,
+      reuse_logs ? 1 : 0, paranoid_checks ? 1 : 0, direct_io ? 1 : 0,
+      compression ? 1 : 0, sync_fraction, power_loss ? 1 : 0, error_rate);
   std::string out = buf;
   if (shared_budget_mb > 0) {
     // The per-database budget fields above are then ignored.

@@ -47,7 +47,8 @@ struct Config {
   size_t budget_bytes = 0;  // 0: budget_bits applies
   bool inherit_hotness = false;
   int initial_units = 1;
-  bool bloom = false;  // plain Bloom filter when not elastic
+  size_t memo_bytes = 0;  // ElasticFilterOptions::false_positive_memo_bytes
+  bool bloom = false;     // plain Bloom filter when not elastic
   int max_open_files = 1000;
   size_t write_buffer_size = 4 << 20;
   size_t max_file_size = 2 << 20;

@@ -58,6 +58,7 @@ const leveldb::FilterPolicy* MakeFilter(const Config& c,
     eo.memory_budget_bytes = budget != nullptr ? 0 : c.budget_bytes;
     eo.inherit_hotness = c.inherit_hotness;
     eo.initial_units = c.initial_units;
+    eo.false_positive_memo_bytes = c.memo_bytes;
     return leveldb::NewElasticFilterPolicy(eo);
   }
   return c.bloom ? leveldb::NewBloomFilterPolicy(10) : nullptr;
