@@ -163,16 +163,16 @@ run() {
     $1 == "data_block_ios_per_get:" { ios = $2 }
     /^approximate-memory-usage:/ { mem = $2 }
     $1 == "fp_memo_hits:" { hits = $2 }
+    $1 == "fp_memo_bytes:" { memo = $2 }
     END {
-      printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", round, dist, config,
-        gets, found, reads, ios, fp, rej, gets_s, mem, hits
+      printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", round, dist,
+        config, gets, found, reads, ios, fp, rej, gets_s, mem, hits, memo
     }' <<<"$out"
 }
 
-# approximate_memory_bytes: db_bench's rows only; fp_memo_hits: the YCSB
-# runner's only (leveldb.elasticbf; db_bench prints it only for
-# --elastic_bf=1, not for the variable).
-echo "round,dist,config,gets,found,data_block_reads,ios_per_get,false_positives,filter_rejections,gets_per_s,approximate_memory_bytes,fp_memo_hits"
+# approximate_memory_bytes: db_bench's rows only; fp_memo_hits and
+# fp_memo_bytes (the memo's size at the end): from leveldb.elasticbf.
+echo "round,dist,config,gets,found,data_block_reads,ios_per_get,false_positives,filter_rejections,gets_per_s,approximate_memory_bytes,fp_memo_hits,fp_memo_bytes"
 for dist in "${dist_list[@]}"; do bound "$dist"; done
 for ((r = 1; r <= rounds; r++)); do
   order=()
