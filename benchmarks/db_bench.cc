@@ -1472,9 +1472,8 @@ class Benchmark {
     }
     std::string elastic;
     // ElasticBF chosen by flags or from the environment (LEVELDB_ELASTICBF).
-    const bool has_elastic =
-        db_->GetProperty("leveldb.elasticbf", &elastic) &&
-        elastic.rfind("enabled: yes", 0) == 0;
+    const bool has_elastic = db_->GetProperty("leveldb.elasticbf", &elastic) &&
+                             elastic.rfind("enabled: yes", 0) == 0;
     if (has_elastic) {
       std::fprintf(stdout, "leveldb.elasticbf:\n%s", elastic.c_str());
       if (!elastic.empty() && elastic.back() != '\n') std::fputc('\n', stdout);

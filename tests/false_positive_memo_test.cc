@@ -330,8 +330,8 @@ TEST_F(FalsePositiveMemoDBTest, ReadsUnderAnOlderSnapshotRecordNothing) {
 // more than 1/64 of what the locators leave; memos never take more than
 // 1/8 of it.
 size_t StartingMemoBytes(size_t request, const MQSchedule::Stats& st) {
-  return FalsePositiveMemo::RoundBytes(std::min<size_t>(
-      request, (st.budget_bytes - st.locator_bytes) / 64));
+  return FalsePositiveMemo::RoundBytes(
+      std::min<size_t>(request, (st.budget_bytes - st.locator_bytes) / 64));
 }
 
 TEST_F(FalsePositiveMemoDBTest, MemoBytesAreChargedToTheBudget) {
