@@ -96,22 +96,24 @@ void UnitManager::WeighMemoLocked(Member* member) {
   for (int r = 0; r < MemoSizer::kRanks; ++r) {
     sample.hits_at[r] = memo->hits_at(r);
   }
-  if (!member->sizer->Due(sample)) {
-    member->sizer->Next(sample, MemoSizer::UnitValues());  // a window starts
-    return;
-  }
-  const uint64_t total = ComputeBudgetLocked(0).total;
-  const uint64_t after_locators =
-      total > locator_bytes_ ? total - locator_bytes_ : 0;
-  member->sizer->SetBounds(
-      std::min(kMemoSmallestBytes, after_locators / kMemoFloorShare),
-      std::min<uint64_t>(member->memo_request,
-                         after_locators / kMemoShareOfBudget));
-  using UnitMemory = MultiQueue::UnitMemory;
+  const bool due = member->sizer->Due(sample);
   MemoSizer::UnitValues units;
-  units.taken = mq_.UnitValue(UnitMemory::kTaken, sample.bytes, sample.now);
-  units.given = mq_.UnitValue(UnitMemory::kGiven, sample.bytes / 2, sample.now);
+  if (due) {
+    const uint64_t total = ComputeBudgetLocked(0).total;
+    const uint64_t after_locators =
+        total > locator_bytes_ ? total - locator_bytes_ : 0;
+    member->sizer->SetBounds(
+        std::min(kMemoSmallestBytes, after_locators / kMemoFloorShare),
+        std::min<uint64_t>(member->memo_request,
+                           after_locators / kMemoShareOfBudget));
+    using UnitMemory = MultiQueue::UnitMemory;
+    units.taken = mq_.UnitValue(UnitMemory::kTaken, sample.bytes, sample.now);
+    units.given =
+        mq_.UnitValue(UnitMemory::kGiven, sample.bytes / 2, sample.now);
+  }
+  // Not due: a window starts or goes on, or a memo switched off comes back.
   const size_t wanted = member->sizer->Next(sample, units);
+  if (!due && wanted == sample.bytes) return;
   if (member->memo_weighed && wanted == member->memo_target) return;
   member->memo_weighed = true;
   member->memo_target = wanted;

@@ -922,6 +922,18 @@ TEST_F(MQScheduleTest, MemoGivesWayToUnitsAndGrowsBackWhenItPays) {
   EXPECT_FALSE(memo->active());
   EXPECT_FALSE(memo->Contains(7, hash(keys[0]), keys[0]));
   check_budget();
+
+  // Eight windows later it is measured again, at the smallest size.
+  now += 7 * 100;
+  MQScheduleTestPeer::SetClock(&mqs, now);
+  MQScheduleTestPeer::WaitIdle(&mqs);
+  EXPECT_EQ(0u, memo->bytes());
+  now += 100;
+  MQScheduleTestPeer::SetClock(&mqs, now);
+  MQScheduleTestPeer::WaitIdle(&mqs);
+  EXPECT_EQ(2048u, memo->bytes());
+  EXPECT_TRUE(memo->active());
+  check_budget();
 }
 
 }  // namespace
