@@ -243,12 +243,15 @@ FilterLayer::Screening TableCache::Screen(uint64_t file_number,
                                 lookup->key_hash());
     }
   }
-  if (screening.verdict == Screening::kMayMatch &&
-      layer->memo()->Contains(file_number, lookup->key_hash(),
-                              lookup->user_key())) {
-    // A read proved the key absent before: the units' mistake is not paid
-    // again. Recorded as the absent probe it stands for.
-    screening.verdict = Screening::kRuledOut;
+  FalsePositiveMemo* memo = layer->memo();
+  if (screening.verdict == Screening::kMayMatch && memo->active()) {
+    screening.memo_key =
+        memo->KeyOf(file_number, lookup->key_hash(), lookup->user_key());
+    if (memo->Contains(screening.memo_key)) {
+      // A read proved the key absent before: the units' mistake is not
+      // paid again. Recorded as the absent probe it stands for.
+      screening.verdict = Screening::kRuledOut;
+    }
   }
   if (screening.verdict == Screening::kRuledOut) {
     lookup->NoteFilter(/*rejected=*/true);
@@ -275,9 +278,8 @@ Status TableCache::Get(const ReadOptions& options, uint64_t file_number,
   if (screening.verdict == FilterLayer::Screening::kMayMatch && s.ok()) {
     FilterLayer* layer = elastic_->layer();
     layer->RecordAccess(screening.segment, !lookup->probe().key_matched);
-    if (lookup->ProvedAbsent()) {
-      layer->memo()->Insert(file_number, lookup->key_hash(),
-                            lookup->user_key());
+    if (lookup->ProvedAbsent() && screening.memo_key.fingerprint != 0) {
+      layer->memo()->Insert(screening.memo_key);
     }
   }
   return s;

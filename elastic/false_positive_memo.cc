@@ -59,13 +59,18 @@ uint64_t FalsePositiveMemo::Fingerprint(uint64_t file_number,
   return fp == 0 ? 1 : fp;
 }
 
-uint64_t FalsePositiveMemo::TagOf(uint64_t file_number, uint64_t key_hash) {
+FalsePositiveMemo::Key FalsePositiveMemo::KeyOf(uint64_t file_number,
+                                                uint64_t key_hash,
+                                                const Slice& user_key) const {
   // The filters' hash places the pair; the fingerprint alone decides a
   // match, so the set's choice need not be independent of the filters.
   const uint64_t set_hash =
       hash64_internal::Avalanche(key_hash ^ (file_number * kFileMul));
   constexpr uint64_t kFileMask = (uint64_t{1} << kFileBits) - 1;
-  return (set_hash & ~kFileMask) | (file_number & kFileMask);
+  Key key;
+  key.fingerprint = Fingerprint(file_number, user_key);
+  key.tag = (set_hash & ~kFileMask) | (file_number & kFileMask);
+  return key;
 }
 
 bool FalsePositiveMemo::SameFile(uint64_t tag, uint64_t file_number) {
@@ -73,32 +78,29 @@ bool FalsePositiveMemo::SameFile(uint64_t tag, uint64_t file_number) {
   return (tag & kFileMask) == (file_number & kFileMask);
 }
 
-bool FalsePositiveMemo::Contains(uint64_t file_number, uint64_t key_hash,
-                                 const Slice& user_key) {
+bool FalsePositiveMemo::Contains(const Key& key) {
   if (!active()) return false;
-  const uint64_t fp = Fingerprint(file_number, user_key);
   EpochGuard guard(epoch_);
   const Array* array = table_.load(std::memory_order_acquire);
   if (array == nullptr) return false;
-  const Set& set = array->sets[array->SetOfTag(TagOf(file_number, key_hash))];
+  const Set& set = array->sets[array->SetOfTag(key.tag)];
   for (int rank = 0; rank < kWays; ++rank) {
-    if (set.ways[rank].fingerprint.load(std::memory_order_relaxed) == fp) {
-      Count(hits_[rank], key_hash);
+    if (set.ways[rank].fingerprint.load(std::memory_order_relaxed) ==
+        key.fingerprint) {
+      Count(hits_[rank], key.fingerprint);
       return true;
     }
   }
   return false;
 }
 
-void FalsePositiveMemo::Insert(uint64_t file_number, uint64_t key_hash,
-                               const Slice& user_key) {
+void FalsePositiveMemo::Insert(const Key& key) {
   if (!active()) return;
-  const uint64_t fp = Fingerprint(file_number, user_key);
-  const uint64_t tag = TagOf(file_number, key_hash);
+  const uint64_t fp = key.fingerprint;
   EpochGuard guard(epoch_);
   Array* array = table_.load(std::memory_order_acquire);
   if (array == nullptr) return;
-  Slot* ways = array->sets[array->SetOfTag(tag)].ways;
+  Slot* ways = array->sets[array->SetOfTag(key.tag)].ways;
   int victim = -1;  // the first empty way, if any
   for (int w = 0; w < kWays; ++w) {
     const uint64_t seen = ways[w].fingerprint.load(std::memory_order_relaxed);
@@ -123,9 +125,9 @@ void FalsePositiveMemo::Insert(uint64_t file_number, uint64_t key_hash,
         ways[w - 1].fingerprint.load(std::memory_order_relaxed),
         std::memory_order_relaxed);
   }
-  ways[0].tag.store(tag, std::memory_order_relaxed);
+  ways[0].tag.store(key.tag, std::memory_order_relaxed);
   ways[0].fingerprint.store(fp, std::memory_order_release);
-  Count(inserts_, key_hash);
+  Count(inserts_, fp);
 }
 
 size_t FalsePositiveMemo::RoundBytes(size_t bytes) {

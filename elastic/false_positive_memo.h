@@ -22,16 +22,18 @@
 // one would gain (MemoSizer, elastic/memo_sizer.h, weighs this against the
 // filter units).
 //
-//   Get thread:  Contains() (relaxed loads, inside the layer's epoch);
-//                Insert() after a read proved the key absent (a few relaxed
-//                stores; an entry lost to a race only costs a read again).
+//   Get thread:  KeyOf() once per table probe the units let through, then
+//                Contains() (relaxed loads, inside the layer's epoch) and,
+//                after a read proved the key absent, Insert() (a few
+//                relaxed stores; an entry lost to a race only costs a read
+//                again).
 //   Background:  Resize() publishes an array of the new size holding the
 //                entries that fit (the newest of each set) and retires the
 //                old one to the epoch; Forget() clears a deleted file's
 //                slots.
 //
 // Hits and inserts are counted in striped counters (one cache line each,
-// picked by the key hash), so concurrent Gets rarely share a line.
+// picked by the fingerprint), so concurrent Gets rarely share a line.
 #ifndef STORAGE_LEVELDB_ELASTIC_FALSE_POSITIVE_MEMO_H_
 #define STORAGE_LEVELDB_ELASTIC_FALSE_POSITIVE_MEMO_H_
 
@@ -66,12 +68,21 @@ class FalsePositiveMemo {
     return table_.load(std::memory_order_relaxed) != nullptr;
   }
 
-  // Get path: true if (file_number, user_key) was recorded absent.
-  // key_hash is the filters' KeyHash64 of the user key. Lock-free, no
+  // A (table, user key) pair as the memo holds it: computed once per table
+  // probe, for Contains and, after a read, Insert.
+  struct Key {
+    uint64_t fingerprint = 0;  // never 0 for a computed key
+    uint64_t tag = 0;          // set hash bits and file number (Slot::tag)
+  };
+  // key_hash is the filters' KeyHash64 of the user key.
+  Key KeyOf(uint64_t file_number, uint64_t key_hash,
+            const Slice& user_key) const;
+
+  // Get path: true if the pair was recorded absent. Lock-free, no
   // allocation.
-  bool Contains(uint64_t file_number, uint64_t key_hash, const Slice& user_key);
-  // Get path: records that table file_number holds no entry of user_key.
-  void Insert(uint64_t file_number, uint64_t key_hash, const Slice& user_key);
+  bool Contains(const Key& key);
+  // Get path: records that the pair's table holds no entry of its key.
+  void Insert(const Key& key);
 
   // Background: replaces the array by one of about `bytes` bytes (rounded
   // down to a power of two of sets, at most 2^kMaxSetBits; 0: none) holding
@@ -124,13 +135,12 @@ class FalsePositiveMemo {
 
   // The fingerprint of (file_number, user_key), never 0.
   uint64_t Fingerprint(uint64_t file_number, const Slice& user_key) const;
-  // The slot tag of a pair: its set hash's top bits and its file number.
-  static uint64_t TagOf(uint64_t file_number, uint64_t key_hash);
   static bool SameFile(uint64_t tag, uint64_t file_number);
   // Copies the entries of `from` into the empty `to`, rank by rank.
   static void MoveEntries(const Array& from, Array* to);
-  static void Count(Stripe* stripes, uint64_t key_hash) {
-    stripes[key_hash % kStripes].count.fetch_add(1, std::memory_order_relaxed);
+  // `spread` (a fingerprint) picks the stripe.
+  static void Count(Stripe* stripes, uint64_t spread) {
+    stripes[spread % kStripes].count.fetch_add(1, std::memory_order_relaxed);
   }
   static uint64_t Sum(const Stripe* stripes);
 

@@ -76,6 +76,9 @@ class FilterLayer {
     bool consulted = false;  // kMayMatch: at least one unit was checked
     // kMayMatch: the table's index entries the key can be found in.
     SegmentLocator::EntryRange entries;
+    // kMayMatch with the memo on: the pair's key in the false-positive
+    // memo, for the Insert after a read (TableCache).
+    FalsePositiveMemo::Key memo_key;
 
     // False when the table cannot hold the key, so it is not probed.
     bool TableMayHoldKey() const {

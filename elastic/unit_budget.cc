@@ -50,12 +50,15 @@ UnitManager::Budget UnitManager::ComputeBudgetLocked(
   }
   // Locators come first: without one a table's units cannot be used. The
   // memos, sized within what the locators leave, come next.
-  const uint64_t after_locators =
-      budget.total > locator_bytes_ ? budget.total - locator_bytes_ : 0;
+  const uint64_t after_locators = AfterLocatorsLocked(budget.total);
   budget.memos = MemoBytesLocked();
   budget.units =
       after_locators > budget.memos ? after_locators - budget.memos : 0;
   return budget;
+}
+
+uint64_t UnitManager::AfterLocatorsLocked(uint64_t total) const {
+  return total > locator_bytes_ ? total - locator_bytes_ : 0;
 }
 
 uint64_t UnitManager::MemoBytesLocked() const {
@@ -67,8 +70,7 @@ uint64_t UnitManager::MemoBytesLocked() const {
 }
 
 void UnitManager::SizeMemosLocked(uint64_t total) {
-  const uint64_t after_locators =
-      total > locator_bytes_ ? total - locator_bytes_ : 0;
+  const uint64_t after_locators = AfterLocatorsLocked(total);
   // Units keep most of the memory: a memo only helps where they let keys
   // by. Until its first decision a memo follows the budget at a small
   // share of it (the budget grows as tables register at open).
@@ -99,9 +101,8 @@ void UnitManager::WeighMemoLocked(Member* member) {
   const bool due = member->sizer->Due(sample);
   MemoSizer::UnitValues units;
   if (due) {
-    const uint64_t total = ComputeBudgetLocked(0).total;
     const uint64_t after_locators =
-        total > locator_bytes_ ? total - locator_bytes_ : 0;
+        AfterLocatorsLocked(ComputeBudgetLocked(0).total);
     member->sizer->SetBounds(
         std::min(kMemoSmallestBytes, after_locators / kMemoFloorShare),
         std::min<uint64_t>(member->memo_request,

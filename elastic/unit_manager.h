@@ -365,6 +365,9 @@ class UnitManager {
   // Weighs a member's memo against the units once a window of Gets has
   // passed, and applies a new size to the budget.
   void WeighMemoLocked(Member* member) EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // What the attached tables' locators leave of `total` bytes.
+  uint64_t AfterLocatorsLocked(uint64_t total) const
+      EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Bytes of the members' memos.
   uint64_t MemoBytesLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);
   uint64_t BudgetKeysLocked() const EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -39,10 +39,10 @@ uint64_t HashOf(const std::string& key) {
 }
 
 bool MemoHas(FalsePositiveMemo* memo, uint64_t file, const std::string& key) {
-  return memo->Contains(file, HashOf(key), key);
+  return memo->Contains(memo->KeyOf(file, HashOf(key), key));
 }
 void MemoAdd(FalsePositiveMemo* memo, uint64_t file, const std::string& key) {
-  memo->Insert(file, HashOf(key), key);
+  memo->Insert(memo->KeyOf(file, HashOf(key), key));
 }
 
 TEST(FalsePositiveMemoTest, OffUntilSizedAndRoundedToSets) {

@@ -896,13 +896,13 @@ TEST_F(MQScheduleTest, MemoGivesWayToUnitsAndGrowsBackWhenItPays) {
   // more per byte than the cheapest units (never probed) lose.
   std::vector<std::string> keys;
   for (int i = 0; i < 1000; ++i) keys.push_back(test::AbsentKey(i));
-  auto hash = [](const std::string& key) {
-    return KeyHash64(key.data(), key.size());
+  auto memo_key = [memo](const std::string& key) {
+    return memo->KeyOf(7, KeyHash64(key.data(), key.size()), key);
   };
-  for (const std::string& key : keys) memo->Insert(7, hash(key), key);
+  for (const std::string& key : keys) memo->Insert(memo_key(key));
   const size_t held = memo->CountEntries();
   for (int round = 0; round < 20; ++round) {
-    for (const std::string& key : keys) memo->Contains(7, hash(key), key);
+    for (const std::string& key : keys) memo->Contains(memo_key(key));
   }
   now += 100;
   MQScheduleTestPeer::SetClock(&mqs, now);
@@ -920,7 +920,7 @@ TEST_F(MQScheduleTest, MemoGivesWayToUnitsAndGrowsBackWhenItPays) {
   absent_window(last);
   EXPECT_EQ(0u, memo->bytes());
   EXPECT_FALSE(memo->active());
-  EXPECT_FALSE(memo->Contains(7, hash(keys[0]), keys[0]));
+  EXPECT_FALSE(memo->Contains(memo_key(keys[0])));
   check_budget();
 
   // Eight windows later it is measured again, at the smallest size.
